@@ -1,0 +1,10 @@
+package io.bellows.engine;
+
+/**
+ * The disk compaction scheme of a store, recorded in its manifest: reopening a store with another
+ * scheme is an error. Only schemes that are fully implemented are listed.
+ */
+public enum CompactionStyle {
+    /** LevelDB/RocksDB leveled compaction: L0 of overlapping tables, then levels of disjoint tables. */
+    LEVELED
+}

@@ -1,0 +1,84 @@
+package io.bellows.engine;
+
+import io.bellows.engine.db.EngineImpl;
+import java.nio.file.Path;
+
+/**
+ * An open Bellows store: an ordered map of byte-string keys to byte-string values persisted in a
+ * directory. Safe for use by any number of threads. Keys are 0 to 65535 bytes, ordered unsigned
+ * lexicographically; values are 0 to {@link EngineOptions#maxValueLength()} bytes. Calls after
+ * {@link #close()} throw {@link EngineClosedException}; damaged files raise {@link CorruptionException};
+ * I/O failures raise {@link EngineIOException}.
+ */
+public interface Engine extends AutoCloseable {
+    /**
+     * Opens (creating if missing and allowed) the store in {@code dir}. Fails if another engine, in this
+     * process or another, has it open; if it was written by another compaction scheme or another
+     * format version; or if a file is damaged.
+     */
+    static Engine open(Path dir, EngineOptions options) {
+        return EngineImpl.open(dir, options);
+    }
+
+    default void put(byte[] key, byte[] value) {
+        put(key, value, WriteOptions.defaults());
+    }
+
+    void put(byte[] key, byte[] value, WriteOptions options);
+
+    default void delete(byte[] key) {
+        delete(key, WriteOptions.defaults());
+    }
+
+    /** Removes {@code key}; not an error if it is absent. */
+    void delete(byte[] key, WriteOptions options);
+
+    default void write(WriteBatch batch) {
+        write(batch, WriteOptions.defaults());
+    }
+
+    /** Applies every operation of {@code batch} atomically and in order. */
+    void write(WriteBatch batch, WriteOptions options);
+
+    /** The value of {@code key}, or null if absent. */
+    default byte[] get(byte[] key) {
+        return get(key, ReadOptions.defaults());
+    }
+
+    byte[] get(byte[] key, ReadOptions options);
+
+    /**
+     * Copies the value of {@code key} into {@code dst} starting at {@code off} and returns the value's
+     * length, or -1 if absent. If the value is longer than the room left in {@code dst}, copies what fits
+     * and still returns the full length, so the caller can retry with a larger buffer.
+     */
+    int get(byte[] key, byte[] dst, int off, ReadOptions options);
+
+    Snapshot snapshot();
+
+    /** A cursor at the snapshot and within the bounds of {@code options}. */
+    Cursor cursor(ReadOptions options);
+
+    /** Writes the MemStore to tables and waits for it; afterwards no WAL is needed to recover. */
+    void flush();
+
+    /**
+     * Flushes, then compacts every table overlapping {@code [from, to]} (null for unbounded) down to the
+     * last level that holds data, dropping overwritten versions and tombstones no snapshot needs.
+     * Returns when done.
+     */
+    void compactRange(byte[] from, byte[] to);
+
+    EngineStats stats();
+
+    /** A micrometer binder exporting this engine's stats, tagged with the given name. */
+    io.micrometer.core.instrument.binder.MeterBinder metrics(String name);
+
+    /**
+     * Waits for running background work, flushes nothing (the WAL recovers the MemStore, except
+     * {@link Durability#NONE} writes, which close flushes first), and releases the directory.
+     * Idempotent.
+     */
+    @Override
+    void close();
+}

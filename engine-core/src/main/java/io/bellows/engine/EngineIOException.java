@@ -1,0 +1,11 @@
+package io.bellows.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** An I/O error surfaced through the (unchecked) engine API. */
+public class EngineIOException extends UncheckedIOException {
+    public EngineIOException(String message, IOException cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,340 @@
+package io.bellows.engine;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Options of an engine; immutable, made with {@link #builder()}. Every option has a default that
+ * suits a general workload; each setter names its limits and rejects values outside them.
+ */
+public final class EngineOptions {
+    public static final int MAX_VALUE_LENGTH_LIMIT = 256 << 20;
+
+    private final CompactionStyle compaction;
+    private final InMemoryCompaction inMemoryCompaction;
+    private final long memstoreSize;
+    private final int maxValueLength;
+    private final int blockSize;
+    private final int blockRestartInterval;
+    private final int bloomBitsPerKey;
+    private final long blockCacheSize;
+    private final long targetFileSize;
+    private final long maxBytesForLevelBase;
+    private final int levelSizeMultiplier;
+    private final int numLevels;
+    private final int l0CompactionTrigger;
+    private final int l0SlowdownTrigger;
+    private final int l0StopTrigger;
+    private final Duration walSyncInterval;
+    private final boolean directIo;
+    private final int backgroundThreads;
+    private final boolean createIfMissing;
+    private final boolean errorIfExists;
+
+    private EngineOptions(Builder b) {
+        compaction = b.compaction;
+        inMemoryCompaction = b.inMemoryCompaction;
+        memstoreSize = b.memstoreSize;
+        maxValueLength = b.maxValueLength;
+        blockSize = b.blockSize;
+        blockRestartInterval = b.blockRestartInterval;
+        bloomBitsPerKey = b.bloomBitsPerKey;
+        blockCacheSize = b.blockCacheSize;
+        targetFileSize = b.targetFileSize;
+        maxBytesForLevelBase = b.maxBytesForLevelBase;
+        levelSizeMultiplier = b.levelSizeMultiplier;
+        numLevels = b.numLevels;
+        l0CompactionTrigger = b.l0CompactionTrigger;
+        l0SlowdownTrigger = b.l0SlowdownTrigger;
+        l0StopTrigger = b.l0StopTrigger;
+        walSyncInterval = b.walSyncInterval;
+        directIo = b.directIo;
+        backgroundThreads = b.backgroundThreads;
+        createIfMissing = b.createIfMissing;
+        errorIfExists = b.errorIfExists;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static EngineOptions defaults() {
+        return builder().build();
+    }
+
+    /** A builder holding this object's values. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.compaction = compaction;
+        b.inMemoryCompaction = inMemoryCompaction;
+        b.memstoreSize = memstoreSize;
+        b.maxValueLength = maxValueLength;
+        b.blockSize = blockSize;
+        b.blockRestartInterval = blockRestartInterval;
+        b.bloomBitsPerKey = bloomBitsPerKey;
+        b.blockCacheSize = blockCacheSize;
+        b.targetFileSize = targetFileSize;
+        b.maxBytesForLevelBase = maxBytesForLevelBase;
+        b.levelSizeMultiplier = levelSizeMultiplier;
+        b.numLevels = numLevels;
+        b.l0CompactionTrigger = l0CompactionTrigger;
+        b.l0SlowdownTrigger = l0SlowdownTrigger;
+        b.l0StopTrigger = l0StopTrigger;
+        b.walSyncInterval = walSyncInterval;
+        b.directIo = directIo;
+        b.backgroundThreads = backgroundThreads;
+        b.createIfMissing = createIfMissing;
+        b.errorIfExists = errorIfExists;
+        return b;
+    }
+
+    public CompactionStyle compaction() {
+        return compaction;
+    }
+
+    public InMemoryCompaction inMemoryCompaction() {
+        return inMemoryCompaction;
+    }
+
+    public long memstoreSize() {
+        return memstoreSize;
+    }
+
+    public int maxValueLength() {
+        return maxValueLength;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    public int blockRestartInterval() {
+        return blockRestartInterval;
+    }
+
+    public int bloomBitsPerKey() {
+        return bloomBitsPerKey;
+    }
+
+    public long blockCacheSize() {
+        return blockCacheSize;
+    }
+
+    public long targetFileSize() {
+        return targetFileSize;
+    }
+
+    public long maxBytesForLevelBase() {
+        return maxBytesForLevelBase;
+    }
+
+    public int levelSizeMultiplier() {
+        return levelSizeMultiplier;
+    }
+
+    public int numLevels() {
+        return numLevels;
+    }
+
+    public int l0CompactionTrigger() {
+        return l0CompactionTrigger;
+    }
+
+    public int l0SlowdownTrigger() {
+        return l0SlowdownTrigger;
+    }
+
+    public int l0StopTrigger() {
+        return l0StopTrigger;
+    }
+
+    public Duration walSyncInterval() {
+        return walSyncInterval;
+    }
+
+    public boolean directIo() {
+        return directIo;
+    }
+
+    public int backgroundThreads() {
+        return backgroundThreads;
+    }
+
+    public boolean createIfMissing() {
+        return createIfMissing;
+    }
+
+    public boolean errorIfExists() {
+        return errorIfExists;
+    }
+
+    @Override
+    public String toString() {
+        return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
+                + ", memstoreSize=" + memstoreSize + ", maxValueLength=" + maxValueLength
+                + ", blockSize=" + blockSize + ", bloomBitsPerKey=" + bloomBitsPerKey
+                + ", blockCacheSize=" + blockCacheSize + ", targetFileSize=" + targetFileSize
+                + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
+                + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
+                + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
+                + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads + "}";
+    }
+
+    /** Builder of {@link EngineOptions}; each setter validates its argument. */
+    public static final class Builder {
+        private CompactionStyle compaction = CompactionStyle.LEVELED;
+        private InMemoryCompaction inMemoryCompaction = InMemoryCompaction.NONE;
+        private long memstoreSize = 64L << 20;
+        private int maxValueLength = 16 << 20;
+        private int blockSize = 4096;
+        private int blockRestartInterval = 16;
+        private int bloomBitsPerKey = 10;
+        private long blockCacheSize = 64L << 20;
+        private long targetFileSize = 64L << 20;
+        private long maxBytesForLevelBase = 256L << 20;
+        private int levelSizeMultiplier = 10;
+        private int numLevels = 7;
+        private int l0CompactionTrigger = 4;
+        private int l0SlowdownTrigger = 20;
+        private int l0StopTrigger = 36;
+        private Duration walSyncInterval = Duration.ofMillis(100);
+        private boolean directIo = true;
+        private int backgroundThreads = 2;
+        private boolean createIfMissing = true;
+        private boolean errorIfExists = false;
+
+        private Builder() {}
+
+        public Builder compaction(CompactionStyle style) {
+            compaction = Objects.requireNonNull(style, "compaction");
+            return this;
+        }
+
+        public Builder inMemoryCompaction(InMemoryCompaction policy) {
+            inMemoryCompaction = Objects.requireNonNull(policy, "inMemoryCompaction");
+            return this;
+        }
+
+        /** Bytes of MemStore data that trigger a flush to disk; 64 KiB to 64 GiB, default 64 MiB. */
+        public Builder memstoreSize(long bytes) {
+            memstoreSize = range("memstoreSize", bytes, 64L << 10, 64L << 30);
+            return this;
+        }
+
+        /** Largest value accepted; 0 to 256 MiB, default 16 MiB. */
+        public Builder maxValueLength(int bytes) {
+            maxValueLength = (int) range("maxValueLength", bytes, 0, MAX_VALUE_LENGTH_LIMIT);
+            return this;
+        }
+
+        /** Target uncompressed size of a table data block; 512 B to 1 MiB, default 4 KiB. */
+        public Builder blockSize(int bytes) {
+            blockSize = (int) range("blockSize", bytes, 512, 1 << 20);
+            return this;
+        }
+
+        /** Keys between restart points in a data block; 1 to 1024, default 16. */
+        public Builder blockRestartInterval(int keys) {
+            blockRestartInterval = (int) range("blockRestartInterval", keys, 1, 1024);
+            return this;
+        }
+
+        /** Bloom filter bits per key of a table; 0 (no filter) to 64, default 10 (about 1% false positives). */
+        public Builder bloomBitsPerKey(int bits) {
+            bloomBitsPerKey = (int) range("bloomBitsPerKey", bits, 0, 64);
+            return this;
+        }
+
+        /** Capacity of the engine's block cache; 0 (none) to 1 TiB, default 64 MiB. */
+        public Builder blockCacheSize(long bytes) {
+            blockCacheSize = range("blockCacheSize", bytes, 0, 1L << 40);
+            return this;
+        }
+
+        /** Size at which compaction output is cut into a new table; 64 KiB to 4 GiB, default 64 MiB. */
+        public Builder targetFileSize(long bytes) {
+            targetFileSize = range("targetFileSize", bytes, 64L << 10, 4L << 30);
+            return this;
+        }
+
+        /** Target size of level 1; levels below grow by {@link #levelSizeMultiplier}; default 256 MiB. */
+        public Builder maxBytesForLevelBase(long bytes) {
+            maxBytesForLevelBase = range("maxBytesForLevelBase", bytes, 64L << 10, 1L << 44);
+            return this;
+        }
+
+        /** Size ratio between adjacent levels; 2 to 100, default 10. */
+        public Builder levelSizeMultiplier(int ratio) {
+            levelSizeMultiplier = (int) range("levelSizeMultiplier", ratio, 2, 100);
+            return this;
+        }
+
+        /** Number of levels including L0; 2 to 20, default 7. */
+        public Builder numLevels(int levels) {
+            numLevels = (int) range("numLevels", levels, 2, 20);
+            return this;
+        }
+
+        /**
+         * L0 table counts that start a compaction (default 4), slow writers down (default 20) and stop
+         * them until compaction catches up (default 36); 1 to 1000, compaction &lt;= slowdown &lt;= stop.
+         */
+        public Builder l0Triggers(int compaction, int slowdown, int stop) {
+            range("l0CompactionTrigger", compaction, 1, 1000);
+            range("l0SlowdownTrigger", slowdown, 1, 1000);
+            range("l0StopTrigger", stop, 1, 1000);
+            if (compaction > slowdown || slowdown > stop) {
+                throw new IllegalArgumentException("L0 triggers must satisfy compaction (" + compaction
+                        + ") <= slowdown (" + slowdown + ") <= stop (" + stop + ")");
+            }
+            l0CompactionTrigger = compaction;
+            l0SlowdownTrigger = slowdown;
+            l0StopTrigger = stop;
+            return this;
+        }
+
+        /** How often the WAL is forced in the background for ASYNC writes; 1 ms to 1 h, default 100 ms. */
+        public Builder walSyncInterval(Duration interval) {
+            Objects.requireNonNull(interval, "walSyncInterval");
+            range("walSyncInterval (ms)", interval.toMillis(), 1, 3_600_000);
+            walSyncInterval = interval;
+            return this;
+        }
+
+        /**
+         * Whether table files use direct I/O where the file system supports it (default true). Where it
+         * does not, tables use buffered I/O; {@link EngineStats#tableIoMode()} says which is in effect.
+         */
+        public Builder directIo(boolean enabled) {
+            directIo = enabled;
+            return this;
+        }
+
+        /** Threads for flushes and compactions; 1 to 64, default 2. */
+        public Builder backgroundThreads(int threads) {
+            backgroundThreads = (int) range("backgroundThreads", threads, 1, 64);
+            return this;
+        }
+
+        public Builder createIfMissing(boolean create) {
+            createIfMissing = create;
+            return this;
+        }
+
+        public Builder errorIfExists(boolean error) {
+            errorIfExists = error;
+            return this;
+        }
+
+        public EngineOptions build() {
+            return new EngineOptions(this);
+        }
+
+        private static long range(String name, long v, long min, long max) {
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
+            }
+            return v;
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package io.bellows.engine;
+
+import java.util.Arrays;
+
+/**
+ * A point-in-time copy of an engine's counters. Amplification follows RocksDB's definitions so
+ * figures compare across engines:
+ *
+ * <ul>
+ *   <li>write amplification = (flush bytes written + compaction bytes written) / flush bytes written;
+ *   <li>space amplification = bytes of all live tables / bytes of the last non-empty level;
+ *   <li>tables probed per get = tables whose filter or index a get consulted, per get.
+ * </ul>
+ */
+public final class EngineStats {
+    private final long userBytesWritten;
+    private final long walBytesWritten;
+    private final long flushBytesWritten;
+    private final long compactionBytesRead;
+    private final long compactionBytesWritten;
+    private final long gets;
+    private final long tablesProbed;
+    private final long blockReads;
+    private final long blockCacheHits;
+    private final long bloomNegatives;
+    private final long stallNanos;
+    private final long stalls;
+    private final long flushes;
+    private final long compactions;
+    private final long memstoreDataBytes;
+    private final long memstoreHeapBytes;
+    private final long[] levelBytes;
+    private final int[] levelTables;
+    private final long lastSequence;
+    private final String tableIoMode;
+    private final long backgroundErrors;
+
+    private EngineStats(Builder b) {
+        userBytesWritten = b.userBytesWritten;
+        walBytesWritten = b.walBytesWritten;
+        flushBytesWritten = b.flushBytesWritten;
+        compactionBytesRead = b.compactionBytesRead;
+        compactionBytesWritten = b.compactionBytesWritten;
+        gets = b.gets;
+        tablesProbed = b.tablesProbed;
+        blockReads = b.blockReads;
+        blockCacheHits = b.blockCacheHits;
+        bloomNegatives = b.bloomNegatives;
+        stallNanos = b.stallNanos;
+        stalls = b.stalls;
+        flushes = b.flushes;
+        compactions = b.compactions;
+        memstoreDataBytes = b.memstoreDataBytes;
+        memstoreHeapBytes = b.memstoreHeapBytes;
+        levelBytes = b.levelBytes.clone();
+        levelTables = b.levelTables.clone();
+        lastSequence = b.lastSequence;
+        tableIoMode = b.tableIoMode;
+        backgroundErrors = b.backgroundErrors;
+    }
+
+    /** For engine implementations: assembles a stats snapshot. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Key and value bytes of acknowledged writes. */
+    public long userBytesWritten() {
+        return userBytesWritten;
+    }
+
+    public long walBytesWritten() {
+        return walBytesWritten;
+    }
+
+    public long flushBytesWritten() {
+        return flushBytesWritten;
+    }
+
+    public long compactionBytesRead() {
+        return compactionBytesRead;
+    }
+
+    public long compactionBytesWritten() {
+        return compactionBytesWritten;
+    }
+
+    /** RocksDB's write amplification: (flush + compaction writes) / flush writes; 0 before any flush. */
+    public double writeAmplification() {
+        return flushBytesWritten == 0 ? 0 : (double) (flushBytesWritten + compactionBytesWritten) / flushBytesWritten;
+    }
+
+    /** All bytes written to the device (WAL, flush, compaction) per user byte; 0 before any write. */
+    public double totalWriteAmplification() {
+        return userBytesWritten == 0 ? 0
+                : (double) (walBytesWritten + flushBytesWritten + compactionBytesWritten) / userBytesWritten;
+    }
+
+    public long gets() {
+        return gets;
+    }
+
+    public long tablesProbed() {
+        return tablesProbed;
+    }
+
+    public double tablesProbedPerGet() {
+        return gets == 0 ? 0 : (double) tablesProbed / gets;
+    }
+
+    /** Table blocks read from the file (block cache misses). */
+    public long blockReads() {
+        return blockReads;
+    }
+
+    public long blockCacheHits() {
+        return blockCacheHits;
+    }
+
+    /** Table probes a bloom filter answered "absent" without reading a data block. */
+    public long bloomNegatives() {
+        return bloomNegatives;
+    }
+
+    public long stallNanos() {
+        return stallNanos;
+    }
+
+    /** Writes that were delayed or stopped by backpressure. */
+    public long stalls() {
+        return stalls;
+    }
+
+    public long flushes() {
+        return flushes;
+    }
+
+    public long compactions() {
+        return compactions;
+    }
+
+    /** Key and value bytes held by the MemStore. */
+    public long memstoreDataBytes() {
+        return memstoreDataBytes;
+    }
+
+    /** Estimated Java heap the MemStore holds: data plus index and object overhead. */
+    public long memstoreHeapBytes() {
+        return memstoreHeapBytes;
+    }
+
+    public int levels() {
+        return levelBytes.length;
+    }
+
+    public long levelBytes(int level) {
+        return levelBytes[level];
+    }
+
+    public int levelTables(int level) {
+        return levelTables[level];
+    }
+
+    public long liveTableBytes() {
+        long sum = 0;
+        for (long b : levelBytes) {
+            sum += b;
+        }
+        return sum;
+    }
+
+    /** Live table bytes / bytes of the last non-empty level; 0 when there are no tables. */
+    public double spaceAmplification() {
+        for (int i = levelBytes.length - 1; i >= 0; i--) {
+            if (levelBytes[i] > 0) {
+                return (double) liveTableBytes() / levelBytes[i];
+            }
+        }
+        return 0;
+    }
+
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** "direct" when table files use direct I/O, "buffered" otherwise. */
+    public String tableIoMode() {
+        return tableIoMode;
+    }
+
+    /** Flushes or compactions that failed (they are retried; no acknowledged data is lost). */
+    public long backgroundErrors() {
+        return backgroundErrors;
+    }
+
+    @Override
+    public String toString() {
+        return "EngineStats{userBytes=" + userBytesWritten + ", walBytes=" + walBytesWritten + ", flushBytes="
+                + flushBytesWritten + ", compactionRead=" + compactionBytesRead + ", compactionWritten="
+                + compactionBytesWritten + ", writeAmp=" + String.format("%.2f", writeAmplification())
+                + ", spaceAmp=" + String.format("%.2f", spaceAmplification()) + ", tablesProbedPerGet="
+                + String.format("%.2f", tablesProbedPerGet()) + ", stallMs=" + stallNanos / 1_000_000
+                + ", flushes=" + flushes + ", compactions=" + compactions + ", levelTables="
+                + Arrays.toString(levelTables) + ", tableIo=" + tableIoMode + "}";
+    }
+
+    /** Mutable builder; see {@link EngineStats#builder()}. */
+    public static final class Builder {
+        private long userBytesWritten;
+        private long walBytesWritten;
+        private long flushBytesWritten;
+        private long compactionBytesRead;
+        private long compactionBytesWritten;
+        private long gets;
+        private long tablesProbed;
+        private long blockReads;
+        private long blockCacheHits;
+        private long bloomNegatives;
+        private long stallNanos;
+        private long stalls;
+        private long flushes;
+        private long compactions;
+        private long memstoreDataBytes;
+        private long memstoreHeapBytes;
+        private long[] levelBytes = new long[0];
+        private int[] levelTables = new int[0];
+        private long lastSequence;
+        private String tableIoMode = "buffered";
+        private long backgroundErrors;
+
+        private Builder() {}
+
+        public Builder bytes(long user, long wal, long flush, long compactionRead, long compactionWritten) {
+            userBytesWritten = user;
+            walBytesWritten = wal;
+            flushBytesWritten = flush;
+            compactionBytesRead = compactionRead;
+            compactionBytesWritten = compactionWritten;
+            return this;
+        }
+
+        public Builder reads(long gets, long tablesProbed, long blockReads, long blockCacheHits, long bloomNegatives) {
+            this.gets = gets;
+            this.tablesProbed = tablesProbed;
+            this.blockReads = blockReads;
+            this.blockCacheHits = blockCacheHits;
+            this.bloomNegatives = bloomNegatives;
+            return this;
+        }
+
+        public Builder stalls(long stalls, long stallNanos) {
+            this.stalls = stalls;
+            this.stallNanos = stallNanos;
+            return this;
+        }
+
+        public Builder background(long flushes, long compactions, long errors) {
+            this.flushes = flushes;
+            this.compactions = compactions;
+            this.backgroundErrors = errors;
+            return this;
+        }
+
+        public Builder memstore(long dataBytes, long heapBytes) {
+            memstoreDataBytes = dataBytes;
+            memstoreHeapBytes = heapBytes;
+            return this;
+        }
+
+        public Builder levels(long[] bytes, int[] tables) {
+            levelBytes = bytes.clone();
+            levelTables = tables.clone();
+            return this;
+        }
+
+        public Builder lastSequence(long seq) {
+            lastSequence = seq;
+            return this;
+        }
+
+        public Builder tableIoMode(String mode) {
+            tableIoMode = mode;
+            return this;
+        }
+
+        public EngineStats build() {
+            return new EngineStats(this);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.bellows.engine;
+
+import io.bellows.engine.key.InternalKeys;
+import io.bellows.engine.util.Coding;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * An ordered list of puts and deletes applied atomically by {@link Engine#write}: after a crash either
+ * all of a batch is present or none of it. Later operations on the same key win. Not thread-safe.
+ *
+ * <p>Operations are kept encoded in one growing byte array (kind, varint key length, key, varint value
+ * length, value), so a large batch costs no object per operation.
+ */
+public final class WriteBatch {
+    /** Receives a batch's operations in order. */
+    public interface Handler {
+        void put(byte[] key, byte[] value);
+
+        void delete(byte[] key);
+    }
+
+    private byte[] buf = new byte[64];
+    private int size;
+    private int count;
+    private long userBytes;
+    private int maxValueLength;
+
+    public WriteBatch put(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkKey(key);
+        maxValueLength = Math.max(maxValueLength, value.length);
+        ensure(1 + 5 + key.length + 5 + value.length);
+        buf[size++] = (byte) InternalKeys.KIND_PUT;
+        size = Coding.putVarInt(buf, size, key.length);
+        System.arraycopy(key, 0, buf, size, key.length);
+        size += key.length;
+        size = Coding.putVarInt(buf, size, value.length);
+        System.arraycopy(value, 0, buf, size, value.length);
+        size += value.length;
+        count++;
+        userBytes += key.length + value.length;
+        return this;
+    }
+
+    public WriteBatch delete(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkKey(key);
+        ensure(1 + 5 + key.length);
+        buf[size++] = (byte) InternalKeys.KIND_DELETE;
+        size = Coding.putVarInt(buf, size, key.length);
+        System.arraycopy(key, 0, buf, size, key.length);
+        size += key.length;
+        count++;
+        userBytes += key.length;
+        return this;
+    }
+
+    /** Number of operations. */
+    public int count() {
+        return count;
+    }
+
+    /** Sum of key and value lengths of all operations. */
+    public long userBytes() {
+        return userBytes;
+    }
+
+    /** Length of the longest value put. */
+    public int maxValueLength() {
+        return maxValueLength;
+    }
+
+    public WriteBatch clear() {
+        size = 0;
+        count = 0;
+        userBytes = 0;
+        maxValueLength = 0;
+        return this;
+    }
+
+    /** Feeds the operations, in order, to {@code handler}. */
+    public void forEach(Handler handler) {
+        int[] pos = {0};
+        while (pos[0] < size) {
+            int kind = buf[pos[0]++];
+            int klen = Coding.getVarInt(buf, pos, size);
+            byte[] key = Arrays.copyOfRange(buf, pos[0], pos[0] + klen);
+            pos[0] += klen;
+            if (kind == InternalKeys.KIND_PUT) {
+                int vlen = Coding.getVarInt(buf, pos, size);
+                byte[] value = Arrays.copyOfRange(buf, pos[0], pos[0] + vlen);
+                pos[0] += vlen;
+                handler.put(key, value);
+            } else {
+                handler.delete(key);
+            }
+        }
+    }
+
+    static void checkKey(byte[] key) {
+        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
+                    + InternalKeys.MAX_KEY_LENGTH + " bytes");
+        }
+    }
+
+    private void ensure(int extra) {
+        long need = (long) size + extra;
+        if (need > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("write batch exceeds the limit of 2 GiB");
+        }
+        if (need > buf.length) {
+            buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, 2L * buf.length)));
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.bellows.engine;
+
+/** Per-write options; immutable. */
+public final class WriteOptions {
+    private static final WriteOptions SYNC = new WriteOptions(Durability.SYNC);
+    private static final WriteOptions ASYNC = new WriteOptions(Durability.ASYNC);
+    private static final WriteOptions NONE = new WriteOptions(Durability.NONE);
+
+    private final Durability durability;
+
+    private WriteOptions(Durability durability) {
+        this.durability = durability;
+    }
+
+    /** ASYNC durability: like RocksDB's default {@code sync=false}. */
+    public static WriteOptions defaults() {
+        return ASYNC;
+    }
+
+    public static WriteOptions sync() {
+        return SYNC;
+    }
+
+    public static WriteOptions async() {
+        return ASYNC;
+    }
+
+    public static WriteOptions noWal() {
+        return NONE;
+    }
+
+    public static WriteOptions of(Durability durability) {
+        switch (durability) {
+            case SYNC:
+                return SYNC;
+            case ASYNC:
+                return ASYNC;
+            default:
+                return NONE;
+        }
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    @Override
+    public String toString() {
+        return "WriteOptions{" + durability + "}";
+    }
+}
