@@ -80,6 +80,20 @@ public final class WriteBatch {
         return this;
     }
 
+    /**
+     * Length of the batch's operations in their encoded form: per operation a kind byte (0 delete,
+     * 1 put), varint key length, key, and for puts varint value length and value. This is the body
+     * of a WAL record (docs/formats/wal.md).
+     */
+    public int encodedLength() {
+        return size;
+    }
+
+    /** Copies the encoded operations (see {@link #encodedLength()}) to {@code dst[off..]}. */
+    public void encodeTo(byte[] dst, int off) {
+        System.arraycopy(buf, 0, dst, off, size);
+    }
+
     /** Feeds the operations, in order, to {@code handler}. */
     public void forEach(Handler handler) {
         int[] pos = {0};
