@@ -1,0 +1,93 @@
+package io.bellows.bench;
+
+import io.bellows.engine.Engine;
+import io.bellows.engine.EngineOptions;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.BiFunction;
+
+/**
+ * bellows-bench: db_bench for Bellows. Runs the workloads of --benchmarks in order against one store
+ * through the public engine API, printing a fixed-width row of throughput and latency plus the
+ * engine's stats after each, and optionally a CSV file. {@code --help} lists the flags.
+ */
+public final class BellowsBench {
+    private BellowsBench() {}
+
+    public static void main(String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** Runs the command line and returns its exit code: 0 done, 1 the engine failed, 2 bad command line. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        try {
+            run(args, out);
+            return 0;
+        } catch (FlagException e) {
+            err.println("bellows-bench: " + e.getMessage());
+            err.println("Run with --help to list the flags.");
+            return 2;
+        } catch (RuntimeException e) {
+            err.println("bellows-bench: failed: " + e.getMessage());
+            e.printStackTrace(err);
+            return 1;
+        }
+    }
+
+    /** Parses {@code args} and runs them; --help prints the flags and returns no results. */
+    static List<WorkloadResult> run(String[] args, PrintStream out) {
+        BenchOptions options = BenchFlags.parse(args);
+        if (options.help()) {
+            BenchFlags.printHelp(out);
+            return List.of();
+        }
+        return run(options, out, Engine::open);
+    }
+
+    /** Runs {@code o} on stores opened by {@code opener} ({@link Engine#open} outside tests). */
+    static List<WorkloadResult> run(BenchOptions o, PrintStream out, BiFunction<Path, EngineOptions, Engine> opener) {
+        ReportPrinter report = new ReportPrinter(out);
+        List<WorkloadResult> results = new ArrayList<>();
+        try (BenchDirectory dir = BenchDirectory.prepare(o.db(), o.useExistingDb());
+                CsvReport csv = o.csv() == null ? null : CsvReport.open(o.csv())) {
+            report.printConfiguration(o, dir.path(), dir.temporary());
+            KeyCodec keys = new KeyCodec(o.keySize());
+            byte[] valuePool = ValueGenerator.pool(o.seed(), o.valueSize());
+            SplittableRandom random = new SplittableRandom(o.seed());
+            Engine db = opener.apply(dir.path(), o.engineOptions());
+            try {
+                report.printTableIo(db.stats().tableIoMode());
+                report.printResultHeader();
+                boolean empty = !o.useExistingDb();
+                for (Workload w : o.benchmarks()) {
+                    if (w.freshDb() && !empty) {
+                        db.close();
+                        db = null;
+                        dir.wipe();
+                        db = opener.apply(dir.path(), o.engineOptions());
+                    }
+                    empty = false;
+                    WorkloadResult r = new WorkloadRunner(db, o, keys, valuePool).run(w, random.split());
+                    results.add(r);
+                    report.printResult(r);
+                    report.printEngineStats(r.stats());
+                    if (o.histogram()) {
+                        report.printHistogram(r);
+                    }
+                    if (csv != null) {
+                        csv.write(r);
+                    }
+                }
+            } finally {
+                if (db != null) {
+                    db.close();
+                }
+            }
+            report.printSummary(results);
+        }
+        return results;
+    }
+}

@@ -1,0 +1,322 @@
+package io.bellows.bench;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Durability;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.key.InternalKeys;
+import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The bellows-bench command line: {@code --name=value} flags named as in db_bench. Switches
+ * (--use_existing_db, --histogram, --help) also take a bare {@code --name}. A flag given twice,
+ * an unknown flag or a bad value is a {@link FlagException}.
+ */
+final class BenchFlags {
+    static final String DEFAULT_BENCHMARKS =
+            "fillseq,fillrandom,overwrite,readrandom,readseq,seekrandom,deleterandom";
+    static final long DEFAULT_NUM = 1_000_000;
+    /** db_bench's fixed seed, so two runs with the same flags do the same operations. */
+    static final long DEFAULT_SEED = 301;
+    static final long MAX_NUM = 1L << 40;
+
+    private static final int HELP_COLUMN = 27;
+    private static final Map<String, Flag> FLAGS = flags();
+
+    private BenchFlags() {}
+
+    static BenchOptions parse(String... args) {
+        Values v = new Values();
+        Set<String> seen = new HashSet<>();
+        for (String arg : args) {
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new FlagException("expected --name=value, got '" + arg + "'");
+            }
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
+            Flag flag = FLAGS.get(name);
+            if (flag == null) {
+                throw new FlagException("unknown flag --" + name);
+            }
+            if (!seen.add(name)) {
+                throw new FlagException("flag --" + name + " is given more than once");
+            }
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else if (flag.isSwitch()) {
+                value = "true";
+            } else {
+                throw new FlagException("flag --" + name + " needs a value: --" + name + "=" + flag.hint());
+            }
+            flag.apply().accept(v, value);
+        }
+        return v.build();
+    }
+
+    static void printHelp(PrintStream out) {
+        out.println("bellows-bench: db_bench-style workloads for Bellows, run through its public API.");
+        out.println();
+        out.println("Usage: java -jar bellows-bench.jar [--flag=value ...]");
+        out.println();
+        out.println("Flags:");
+        for (Flag f : FLAGS.values()) {
+            String left = "  --" + f.name() + (f.isSwitch() ? "" : "=" + f.hint());
+            if (left.length() > HELP_COLUMN) {
+                out.println(left);
+                left = "";
+            }
+            out.printf(Locale.ROOT, "%-" + HELP_COLUMN + "s %s%n", left, f.help());
+            out.printf(Locale.ROOT, "%-" + HELP_COLUMN + "s default: %s%n", "", f.defaultText());
+        }
+        out.println();
+        out.println("Workloads (--benchmarks, run in the order given; a name may repeat):");
+        for (Workload w : Workload.values()) {
+            out.printf(Locale.ROOT, "  %-14s %s%n", w.flagName(), w.description());
+        }
+        out.println();
+        out.println("Notes:");
+        out.println("  fillseq and fillrandom start from an empty store, as in db_bench. Unlike db_bench's");
+        out.println("  fillrandom, which draws keys with replacement and leaves about 37% of them absent,");
+        out.println("  Bellows' fillrandom writes every key once (db_bench's filluniquerandom), so later reads");
+        out.println("  have a known hit rate. Work is split evenly over --threads.");
+        out.println("  Keys are key_size bytes with the key number big-endian in the tail (numeric order).");
+        out.println("  Values are random, incompressible bytes: Bellows does not compress, so db_bench's");
+        out.println("  --compression_ratio has no counterpart.");
+        out.println("  Latency is per engine call: per put or delete, per WriteBatch when --batch_size > 1,");
+        out.println("  per get, per seek with its nexts, per cursor step in readseq.");
+        out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
+        out.println("  Exit codes: 0 done, 1 the engine failed, 2 bad command line.");
+    }
+
+    private static Map<String, Flag> flags() {
+        EngineOptions d = EngineOptions.defaults();
+        Map<String, Flag> m = new LinkedHashMap<>();
+        add(m, "benchmarks", "LIST", DEFAULT_BENCHMARKS, "comma-separated workloads, run in order",
+                (v, s) -> v.benchmarks = Workload.parseList(s));
+        add(m, "num", "N", Long.toString(DEFAULT_NUM),
+                "entries written by each fill and by overwrite; random keys are drawn from [0, num)",
+                (v, s) -> v.num = longIn("num", s, 1, MAX_NUM));
+        add(m, "reads", "N", "num/5 (at least 1)", "operations of readrandom, readseq and seekrandom",
+                (v, s) -> v.reads = longIn("reads", s, 1, MAX_NUM));
+        add(m, "deletes", "N", "num/5 (at least 1)", "operations of deleterandom",
+                (v, s) -> v.deletes = longIn("deletes", s, 1, MAX_NUM));
+        add(m, "key_size", "BYTES", "16", "key length; keys of fewer than 8 bytes limit num",
+                (v, s) -> v.keySize = (int) longIn("key_size", s, 1, InternalKeys.MAX_KEY_LENGTH));
+        add(m, "value_size", "BYTES", "100", "value length",
+                (v, s) -> v.valueSize = (int) bytesIn("value_size", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
+        add(m, "threads", "N", "1", "client threads; each workload's operations are split over them",
+                (v, s) -> v.threads = (int) longIn("threads", s, 1, 1024));
+        add(m, "distribution", "uniform|zipfian", "uniform",
+                "key choice of overwrite, readrandom, seekrandom, deleterandom (zipfian: YCSB scrambled, theta 0.99)",
+                (v, s) -> v.distribution = enumValue("distribution", s, KeyDistribution.class));
+        add(m, "durability", names(Durability.values()), Durability.ASYNC.name(),
+                "WriteOptions durability of every write",
+                (v, s) -> v.durability = enumValue("durability", s, Durability.class));
+        add(m, "compaction", names(CompactionStyle.values()), d.compaction().name(), "disk compaction scheme",
+                (v, s) -> v.engine.compaction(enumValue("compaction", s, CompactionStyle.class)));
+        add(m, "inmemory", names(InMemoryCompaction.values()), d.inMemoryCompaction().name(), "MemStore policy",
+                (v, s) -> v.engine.inMemoryCompaction(enumValue("inmemory", s, InMemoryCompaction.class)));
+        add(m, "memstore_size", "BYTES", sizeText(d.memstoreSize()), "MemStore bytes that trigger a flush",
+                (v, s) -> engine("memstore_size", () -> v.engine.memstoreSize(bytesIn("memstore_size", s))));
+        add(m, "block_cache_size", "BYTES", sizeText(d.blockCacheSize()), "block cache capacity; 0 for none",
+                (v, s) -> engine("block_cache_size", () -> v.engine.blockCacheSize(bytesIn("block_cache_size", s))));
+        add(m, "bloom_bits", "N", Integer.toString(d.bloomBitsPerKey()), "bloom filter bits per key; 0 for none",
+                (v, s) -> engine("bloom_bits", () -> v.engine.bloomBitsPerKey((int) longIn("bloom_bits", s, 0, 1024))));
+        add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
+                "store directory; must be absent or empty unless --use_existing_db",
+                (v, s) -> v.db = path("db", s));
+        add(m, "use_existing_db", null, "false", "run on the store already in --db (no fill workloads)",
+                (v, s) -> v.useExistingDb = bool("use_existing_db", s));
+        add(m, "seed", "N", Long.toString(DEFAULT_SEED), "seed of every random choice",
+                (v, s) -> v.seed = longIn("seed", s, Long.MIN_VALUE, Long.MAX_VALUE));
+        add(m, "batch_size", "N", "1", "writes per WriteBatch; 1 calls put/delete directly",
+                (v, s) -> v.batchSize = (int) longIn("batch_size", s, 1, 1_000_000));
+        add(m, "seek_nexts", "N", "10", "entries seekrandom reads after each seek",
+                (v, s) -> v.seekNexts = (int) longIn("seek_nexts", s, 0, 1_000_000));
+        add(m, "histogram", null, "false", "also print each workload's full latency distribution",
+                (v, s) -> v.histogram = bool("histogram", s));
+        add(m, "csv", "PATH", "none", "also write the results to this CSV file",
+                (v, s) -> v.csv = path("csv", s));
+        add(m, "help", null, "false", "print this help and exit",
+                (v, s) -> v.help = bool("help", s));
+        return m;
+    }
+
+    private static void add(Map<String, Flag> m, String name, String hint, String defaultText, String help,
+            BiConsumer<Values, String> apply) {
+        m.put(name, new Flag(name, hint, defaultText, help, apply));
+    }
+
+    static long longIn(String flag, String s, long min, long max) {
+        long v;
+        try {
+            v = Long.parseLong(s.trim().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new FlagException("--" + flag + " takes an integer, got '" + s + "'");
+        }
+        return checkRange(flag, v, min, max);
+    }
+
+    /** A byte count with an optional K, M, G or T suffix (powers of 1024). */
+    static long bytesIn(String flag, String s, long min, long max) {
+        return checkRange(flag, bytesIn(flag, s), min, max);
+    }
+
+    private static long bytesIn(String flag, String s) {
+        String t = s.trim().replace("_", "").toUpperCase(Locale.ROOT);
+        int shift = 0;
+        if (!t.isEmpty()) {
+            int unit = "KMGT".indexOf(t.charAt(t.length() - 1));
+            if (unit >= 0) {
+                shift = 10 * (unit + 1);
+                t = t.substring(0, t.length() - 1);
+            }
+        }
+        try {
+            long v = Long.parseLong(t);
+            if (v < 0 || v > Long.MAX_VALUE >> shift) {
+                throw new FlagException("--" + flag + " is out of range: '" + s + "'");
+            }
+            return v << shift;
+        } catch (NumberFormatException e) {
+            throw new FlagException("--" + flag + " takes a size in bytes such as 4096 or 64M, got '" + s + "'");
+        }
+    }
+
+    private static long checkRange(String flag, long v, long min, long max) {
+        if (v < min || v > max) {
+            throw new FlagException("--" + flag + " must be between " + min + " and " + max + ", got " + v);
+        }
+        return v;
+    }
+
+    private static <E extends Enum<E>> E enumValue(String flag, String s, Class<E> type) {
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(s.trim())) {
+                return e;
+            }
+        }
+        throw new FlagException("--" + flag + " must be one of " + names(type.getEnumConstants()) + ", got '" + s + "'");
+    }
+
+    private static boolean bool(String flag, String s) {
+        switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "true":
+            case "1":
+                return true;
+            case "false":
+            case "0":
+                return false;
+            default:
+                throw new FlagException("--" + flag + " takes true or false, got '" + s + "'");
+        }
+    }
+
+    private static Path path(String flag, String s) {
+        if (s.isBlank()) {
+            throw new FlagException("--" + flag + " needs a path");
+        }
+        try {
+            return Path.of(s);
+        } catch (InvalidPathException e) {
+            throw new FlagException("--" + flag + " is not a valid path: " + e.getMessage());
+        }
+    }
+
+    /** Applies an engine option, turning the builder's range check into a flag error. */
+    private static void engine(String flag, Runnable set) {
+        try {
+            set.run();
+        } catch (IllegalArgumentException e) {
+            throw new FlagException("--" + flag + ": " + e.getMessage());
+        }
+    }
+
+    private static String names(Enum<?>[] values) {
+        StringBuilder sb = new StringBuilder();
+        for (Enum<?> e : values) {
+            sb.append(sb.length() == 0 ? "" : "|").append(e.name());
+        }
+        return sb.toString();
+    }
+
+    static String sizeText(long bytes) {
+        String[] units = {"T", "G", "M", "K"};
+        for (int i = 0; i < units.length; i++) {
+            int shift = 10 * (units.length - i);
+            if (bytes != 0 && bytes % (1L << shift) == 0) {
+                return (bytes >> shift) + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    /** One flag: its name, value hint (null for a switch), default as shown by --help, and setter. */
+    private record Flag(String name, String hint, String defaultText, String help, BiConsumer<Values, String> apply) {
+        boolean isSwitch() {
+            return hint == null;
+        }
+    }
+
+    /** Flag values while parsing; {@link #build()} fills derived defaults and checks combinations. */
+    private static final class Values {
+        List<Workload> benchmarks = Workload.parseList(DEFAULT_BENCHMARKS);
+        long num = DEFAULT_NUM;
+        long reads = -1;
+        long deletes = -1;
+        int keySize = 16;
+        int valueSize = 100;
+        int threads = 1;
+        KeyDistribution distribution = KeyDistribution.UNIFORM;
+        Durability durability = Durability.ASYNC;
+        final EngineOptions.Builder engine = EngineOptions.builder();
+        Path db;
+        boolean useExistingDb;
+        long seed = DEFAULT_SEED;
+        int batchSize = 1;
+        int seekNexts = 10;
+        boolean histogram;
+        Path csv;
+        boolean help;
+
+        BenchOptions build() {
+            if (num > KeyCodec.capacity(keySize)) {
+                throw new FlagException("--key_size=" + keySize + " holds only " + KeyCodec.capacity(keySize)
+                        + " distinct keys, fewer than --num=" + num);
+            }
+            if (useExistingDb) {
+                if (db == null) {
+                    throw new FlagException("--use_existing_db needs --db=DIR");
+                }
+                for (Workload w : benchmarks) {
+                    if (w.freshDb()) {
+                        throw new FlagException("--use_existing_db keeps the store in --db, but " + w.flagName()
+                                + " starts from an empty one; leave it out of --benchmarks");
+                    }
+                }
+            }
+            if (valueSize > engine.build().maxValueLength()) {
+                engine.maxValueLength(valueSize);
+            }
+            long derived = Math.max(1, num / 5);
+            return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
+                    keySize, valueSize, threads, distribution, durability, engine.build(), db, useExistingDb, seed,
+                    batchSize, seekNexts, histogram, csv, help);
+        }
+    }
+
+    /** The flag names --help lists, in order; for tests. */
+    static List<String> flagNames() {
+        return List.copyOf(FLAGS.keySet());
+    }
+}

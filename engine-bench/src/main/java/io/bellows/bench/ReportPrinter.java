@@ -1,0 +1,101 @@
+package io.bellows.bench;
+
+import io.bellows.engine.EngineStats;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** The human-readable report: configuration, one fixed-width row per workload, engine stats, summary. */
+final class ReportPrinter {
+    private static final String ROW = "%-13s %11s %9s %11s %8s %9s %9s %9s %10s %10s %10s%n";
+    private static final double MIB = 1024.0 * 1024.0;
+
+    private final PrintStream out;
+
+    ReportPrinter(PrintStream out) {
+        this.out = out;
+    }
+
+    void printConfiguration(BenchOptions o, Path dir, boolean temporary) {
+        Runtime rt = Runtime.getRuntime();
+        out.println("bellows-bench");
+        line("machine", String.format(Locale.ROOT, "%d cores, max heap %d MiB, Java %s (%s), %s %s",
+                rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"),
+                System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.arch")));
+        line("benchmarks", String.join(",", o.benchmarks().stream().map(Workload::flagName).toList()));
+        line("entries", "num " + o.num() + ", reads " + o.reads() + ", deletes " + o.deletes());
+        line("data", "keys " + o.keySize() + " bytes (number big-endian in the tail), values " + o.valueSize()
+                + " bytes (random, incompressible)");
+        line("clients", o.threads() + " thread(s), " + o.distribution().flagName() + " keys, batch_size "
+                + o.batchSize() + ", seek_nexts " + o.seekNexts() + ", seed " + o.seed());
+        line("durability", o.durability().name());
+        line("engine", o.engineOptions().toString());
+        line("db", dir + (temporary ? " (temporary, deleted at the end)"
+                : o.useExistingDb() ? " (existing store)" : " (kept at the end)"));
+    }
+
+    void printTableIo(String mode) {
+        line("table I/O", mode);
+        out.println();
+    }
+
+    void printResultHeader() {
+        out.printf(Locale.ROOT, ROW, "workload", "ops", "seconds", "ops/s", "MB/s", "p50 us", "p99 us",
+                "p99.9 us", "max us", "found", "not found");
+        out.println("-".repeat(124));
+    }
+
+    void printResult(WorkloadResult r) {
+        boolean lookups = r.workload().lookups();
+        out.printf(Locale.ROOT, ROW, r.workload().flagName(), r.ops(), fixed(r.seconds(), 3),
+                fixed(r.opsPerSecond(), 0), fixed(r.mbPerSecond(), 1), fixed(r.latencyMicros(50), 1),
+                fixed(r.latencyMicros(99), 1), fixed(r.latencyMicros(99.9), 1), fixed(r.maxLatencyMicros(), 1),
+                lookups ? Long.toString(r.found()) : "-", lookups ? Long.toString(r.notFound()) : "-");
+    }
+
+    void printEngineStats(EngineStats s) {
+        out.printf(Locale.ROOT, "    engine: write-amp %.2f, total write-amp %.2f, space-amp %.2f, tables/get %.2f,"
+                        + " stalls %d (%d ms), flushes %d, compactions %d%n",
+                s.writeAmplification(), s.totalWriteAmplification(), s.spaceAmplification(), s.tablesProbedPerGet(),
+                s.stalls(), s.stallNanos() / 1_000_000, s.flushes(), s.compactions());
+        out.println("    levels: " + levels(s));
+    }
+
+    /** The full latency distribution in microseconds (--histogram). */
+    void printHistogram(WorkloadResult r) {
+        out.println("    latency distribution of " + r.workload().flagName() + " (microseconds):");
+        r.latency().outputPercentileDistribution(out, 5, 1000.0);
+        out.println();
+    }
+
+    void printSummary(List<WorkloadResult> results) {
+        out.println();
+        out.println("Summary");
+        printResultHeader();
+        for (WorkloadResult r : results) {
+            printResult(r);
+        }
+    }
+
+    /** Non-empty levels as "L0 3 tables 12.0 MiB; L1 ...", or "no tables". */
+    static String levels(EngineStats s) {
+        StringBuilder sb = new StringBuilder();
+        for (int level = 0; level < s.levels(); level++) {
+            if (s.levelTables(level) == 0 && s.levelBytes(level) == 0) {
+                continue;
+            }
+            sb.append(sb.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT, "L%d %d tables %.1f MiB",
+                    level, s.levelTables(level), s.levelBytes(level) / MIB));
+        }
+        return sb.length() == 0 ? "no tables" : sb.toString();
+    }
+
+    private void line(String label, String value) {
+        out.printf(Locale.ROOT, "  %-11s %s%n", label, value);
+    }
+
+    private static String fixed(double v, int decimals) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+}

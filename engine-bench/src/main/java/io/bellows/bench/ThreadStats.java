@@ -1,0 +1,27 @@
+package io.bellows.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/** What one client thread measured in one workload. Written by that thread only, read after join. */
+final class ThreadStats {
+    /** Latencies above this are recorded as this: no engine call should take an hour. */
+    static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.HOURS.toNanos(1);
+    static final int SIGNIFICANT_DIGITS = 3;
+
+    final Histogram latency = newHistogram();
+    long ops;
+    long bytes;
+    long found;
+    long notFound;
+    long startNanos;
+    long endNanos;
+
+    static Histogram newHistogram() {
+        return new Histogram(HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
+    }
+
+    void recordLatency(long nanos) {
+        latency.recordValue(Math.max(0, Math.min(nanos, HIGHEST_TRACKABLE_NANOS)));
+    }
+}

@@ -1,0 +1,160 @@
+package io.bellows.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Durability;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.InMemoryCompaction;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchFlagsTest {
+    @Test
+    void defaults() {
+        BenchOptions o = BenchFlags.parse();
+        assertEquals(List.of(Workload.values()), o.benchmarks(), "default list runs every workload once, in order");
+        assertEquals(1_000_000, o.num());
+        assertEquals(200_000, o.reads());
+        assertEquals(200_000, o.deletes());
+        assertEquals(16, o.keySize());
+        assertEquals(100, o.valueSize());
+        assertEquals(1, o.threads());
+        assertEquals(KeyDistribution.UNIFORM, o.distribution());
+        assertEquals(Durability.ASYNC, o.durability());
+        assertNull(o.db());
+        assertFalse(o.useExistingDb());
+        assertEquals(301, o.seed());
+        assertEquals(1, o.batchSize());
+        assertEquals(10, o.seekNexts());
+        assertFalse(o.histogram());
+        assertNull(o.csv());
+        assertFalse(o.help());
+        assertEquals(EngineOptions.defaults().toString(), o.engineOptions().toString());
+    }
+
+    @Test
+    void overrides() {
+        BenchOptions o = BenchFlags.parse("--benchmarks=readrandom,readrandom,fillseq", "--num=5000", "--reads=77",
+                "--deletes=9", "--key_size=4", "--value_size=1K", "--threads=3", "--distribution=zipfian",
+                "--durability=sync", "--compaction=LEVELED", "--inmemory=none", "--memstore_size=8M",
+                "--block_cache_size=0", "--bloom_bits=0", "--db=/tmp/x", "--seed=-5", "--batch_size=100",
+                "--seek_nexts=0", "--histogram", "--csv=out.csv");
+        assertEquals(List.of(Workload.READRANDOM, Workload.READRANDOM, Workload.FILLSEQ), o.benchmarks());
+        assertEquals(5000, o.num());
+        assertEquals(77, o.reads());
+        assertEquals(9, o.deletes());
+        assertEquals(4, o.keySize());
+        assertEquals(1024, o.valueSize());
+        assertEquals(3, o.threads());
+        assertEquals(KeyDistribution.ZIPFIAN, o.distribution());
+        assertEquals(Durability.SYNC, o.durability());
+        assertEquals(CompactionStyle.LEVELED, o.engineOptions().compaction());
+        assertEquals(InMemoryCompaction.NONE, o.engineOptions().inMemoryCompaction());
+        assertEquals(8L << 20, o.engineOptions().memstoreSize());
+        assertEquals(0, o.engineOptions().blockCacheSize());
+        assertEquals(0, o.engineOptions().bloomBitsPerKey());
+        assertEquals(Path.of("/tmp/x"), o.db());
+        assertEquals(-5, o.seed());
+        assertEquals(100, o.batchSize());
+        assertEquals(0, o.seekNexts());
+        assertTrue(o.histogram());
+        assertEquals(Path.of("out.csv"), o.csv());
+    }
+
+    @Test
+    void readsAndDeletesDefaultToAFifthOfNumButAtLeastOne() {
+        assertEquals(400, BenchFlags.parse("--num=2000").reads());
+        assertEquals(400, BenchFlags.parse("--num=2000").deletes());
+        assertEquals(1, BenchFlags.parse("--num=3").reads());
+    }
+
+    @Test
+    void switchesTakeBareOrExplicitValues() {
+        assertTrue(BenchFlags.parse("--help").help());
+        assertTrue(BenchFlags.parse("--histogram=1").histogram());
+        assertFalse(BenchFlags.parse("--histogram=false").histogram());
+        BenchOptions o = BenchFlags.parse("--use_existing_db", "--db=d", "--benchmarks=readrandom");
+        assertTrue(o.useExistingDb());
+    }
+
+    @Test
+    void valueSizeAboveTheEngineDefaultRaisesTheEngineLimit() {
+        BenchOptions o = BenchFlags.parse("--value_size=32M");
+        assertEquals(32 << 20, o.engineOptions().maxValueLength());
+    }
+
+    @Test
+    void badCommandLinesAreRejectedWithTheirReason() {
+        assertRejected("unknown flag --nmu", "--nmu=5");
+        assertRejected("expected --name=value", "num=5");
+        assertRejected("expected --name=value", "-num=5");
+        assertRejected("expected --name=value", "--");
+        assertRejected("--num needs a value", "--num");
+        assertRejected("--num takes an integer", "--num=abc");
+        assertRejected("--num takes an integer", "--num=");
+        assertRejected("--num must be between 1", "--num=0");
+        assertRejected("--threads must be between 1 and 1024", "--threads=0");
+        assertRejected("--key_size must be between 1", "--key_size=70000");
+        assertRejected("--value_size takes a size", "--value_size=10X");
+        assertRejected("--value_size must be between", "--value_size=1T");
+        assertRejected("--memstore_size: memstoreSize must be between", "--memstore_size=1K");
+        assertRejected("--distribution must be one of UNIFORM|ZIPFIAN", "--distribution=pareto");
+        assertRejected("--durability must be one of SYNC|ASYNC|NONE", "--durability=fsync");
+        assertRejected("--compaction must be one of", "--compaction=TIERED");
+        assertRejected("--histogram takes true or false", "--histogram=yes");
+        assertRejected("unknown benchmark 'fillrand'", "--benchmarks=fillseq,fillrand");
+        assertRejected("empty entry", "--benchmarks=fillseq,,readseq");
+        assertRejected("given more than once", "--num=5", "--num=6");
+        assertRejected("holds only 256 distinct keys", "--key_size=1", "--num=257");
+        assertRejected("--use_existing_db needs --db", "--use_existing_db", "--benchmarks=readrandom");
+        assertRejected("fillseq starts from an empty one", "--use_existing_db", "--db=d");
+    }
+
+    @Test
+    void smallKeysHoldExactlyTheirCapacity() {
+        assertEquals(256, BenchFlags.parse("--key_size=1", "--num=256").num());
+    }
+
+    @Test
+    void helpListsEveryFlagWithItsDefault() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BenchFlags.printHelp(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String help = bytes.toString(StandardCharsets.UTF_8);
+        for (String name : BenchFlags.flagNames()) {
+            assertTrue(help.contains("--" + name), "help lists --" + name);
+        }
+        for (Workload w : Workload.values()) {
+            assertTrue(help.contains(w.flagName()), "help lists " + w.flagName());
+        }
+        assertTrue(help.contains("default: " + BenchFlags.DEFAULT_BENCHMARKS));
+        assertTrue(help.contains("default: num/5"));
+        assertTrue(help.contains("default: 64M"), "engine defaults are shown in K/M/G units");
+    }
+
+    @Test
+    void sizesUseBinaryUnits() {
+        assertEquals(4096, BenchFlags.bytesIn("x", "4K", 0, Long.MAX_VALUE));
+        assertEquals(3L << 30, BenchFlags.bytesIn("x", "3g", 0, Long.MAX_VALUE));
+        assertEquals(123, BenchFlags.bytesIn("x", "123", 0, Long.MAX_VALUE));
+        assertEquals("64M", BenchFlags.sizeText(64L << 20));
+        assertEquals("1000", BenchFlags.sizeText(1000));
+        assertEquals("0", BenchFlags.sizeText(0));
+        assertThrows(FlagException.class, () -> BenchFlags.bytesIn("x", "99999999999T", 0, Long.MAX_VALUE));
+        assertThrows(FlagException.class, () -> BenchFlags.bytesIn("x", "-1", 0, Long.MAX_VALUE));
+    }
+
+    private static void assertRejected(String expectedMessagePart, String... args) {
+        FlagException e = assertThrows(FlagException.class, () -> BenchFlags.parse(args));
+        assertTrue(e.getMessage().contains(expectedMessagePart),
+                "message '" + e.getMessage() + "' should contain '" + expectedMessagePart + "'");
+    }
+}
