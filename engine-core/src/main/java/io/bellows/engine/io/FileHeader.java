@@ -22,7 +22,7 @@ import java.nio.file.Path;
 public final class FileHeader {
     public static final int LENGTH = 16;
     /** "BELLOWS!" read as a little-endian long. */
-    public static final long MAGIC = 0x21535750_4c4c4542L;
+    public static final long MAGIC = 0x2153574F_4c4c4542L;
 
     public static final int KIND_WAL = 1;
     public static final int KIND_MANIFEST = 2;

@@ -24,10 +24,10 @@ class FileHeaderTest {
 
     @Test
     void workedExampleOfTheSpec() {
-        byte[] walV1 = hex("42 45 4c 4c 50 57 53 21  01 00  01 00  47 f0 34 60");
+        byte[] walV1 = hex("42 45 4c 4c 4f 57 53 21  01 00  01 00  1f 68 e9 4f");
         assertArrayEquals(walV1, FileHeader.encode(FileHeader.KIND_WAL, 1));
         assertEquals(1, FileHeader.check(walV1, 0, 16, FILE, FileHeader.KIND_WAL, 1, 1));
-        assertArrayEquals(hex("42 45 4c 4c 50 57 53 21  03 00  01 00  79 66 34 9d"),
+        assertArrayEquals(hex("42 45 4c 4c 4f 57 53 21  03 00  01 00  61 ee e7 8c"),
                 FileHeader.encode(FileHeader.KIND_SSTABLE, 1));
     }
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class TableSpecExampleTest {
     static final String EXAMPLE = ""
             // file header
-            + "42454c4c50575321" + "0300" + "0100" + "7966349d"
+            + "42454c4c4f575321" + "0300" + "0100" + "61eee78c"
             // data block: three entries, restarts [0, 30], trailer
             + "000d00" + "6170706c65" + "0007000000000000"
             + "050803" + "0105000000000000" + "726564"

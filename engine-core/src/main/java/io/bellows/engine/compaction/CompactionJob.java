@@ -1,0 +1,79 @@
+package io.bellows.engine.compaction;
+
+import io.bellows.engine.iter.InternalIterator;
+import io.bellows.engine.iter.MergingIterator;
+import io.bellows.engine.version.FileMeta;
+import io.bellows.engine.version.VersionEdit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Executes a {@link Compaction}: merges its inputs, keeps the versions a {@link VersionPruner} says a
+ * reader may still need, writes the survivors through {@link TableOutputs} and describes the result
+ * as a {@link VersionEdit}. Scheme-independent; the scheme only chose the inputs and the rules.
+ */
+public final class CompactionJob {
+    private CompactionJob() {}
+
+    /**
+     * Runs {@code c}. On failure the partial outputs are deleted and the exception propagates; the
+     * inputs are untouched, so nothing is lost.
+     */
+    public static VersionEdit run(Compaction c, TableSource tables, long[] snapshots, TableOutputs outputs)
+            throws IOException {
+        VersionEdit edit = new VersionEdit();
+        for (Compaction.Input in : c.inputs()) {
+            edit.deleteFile(in.level(), in.file().number);
+        }
+        if (c.isTrivialMove()) {
+            for (Compaction.Input in : c.inputs()) {
+                edit.addFile(c.outputLevel(), in.file());
+            }
+            return edit;
+        }
+        List<InternalIterator> sources = sources(c, tables);
+        try (MergingIterator it = new MergingIterator(sources)) {
+            VersionPruner pruner = new VersionPruner(snapshots, c.baseLevelTest());
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                    outputs.add(it.key(), it.sequence(), it.kind(), it.value());
+                }
+            }
+            for (FileMeta f : outputs.finish()) {
+                edit.addFile(c.outputLevel(), f);
+            }
+        } catch (IOException | RuntimeException e) {
+            outputs.abandon();
+            throw e;
+        }
+        return edit;
+    }
+
+    /** One iterator per L0 table (they overlap) and one concatenating iterator per deeper level. */
+    private static List<InternalIterator> sources(Compaction c, TableSource tables) throws IOException {
+        Map<Integer, List<FileMeta>> byLevel = new TreeMap<>();
+        List<InternalIterator> out = new ArrayList<>();
+        try {
+            for (Compaction.Input in : c.inputs()) {
+                if (in.level() == 0) {
+                    out.add(tables.iterator(in.file(), false));
+                } else {
+                    byLevel.computeIfAbsent(in.level(), l -> new ArrayList<>()).add(in.file());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            for (InternalIterator i : out) {
+                i.close();
+            }
+            throw e;
+        }
+        for (List<FileMeta> files : byLevel.values()) {
+            files.sort(FileMeta::compareSmallest);
+            out.add(new LevelIterator(files, tables, false));
+        }
+        return out;
+    }
+}

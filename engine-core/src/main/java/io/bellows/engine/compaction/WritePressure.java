@@ -1,0 +1,10 @@
+package io.bellows.engine.compaction;
+
+/** How hard a scheme's disk state pushes back on writers. */
+public enum WritePressure {
+    NONE,
+    /** Delay each write group briefly so compaction can catch up. */
+    SLOWDOWN,
+    /** Stop writes until compaction has reduced the backlog. */
+    STOP
+}

@@ -1,0 +1,61 @@
+package io.bellows.engine.memstore;
+
+import java.util.List;
+
+/**
+ * The memory component of the engine. The engine knows only this interface: the baseline
+ * ({@link DefaultMemStore}) and the compacting MemStore plug in behind it.
+ *
+ * <p>Protocol with the engine:
+ * <ol>
+ *   <li>{@link #add} is called by one writer thread at a time (the engine's write leader), concurrently
+ *       with any number of readers.
+ *   <li>When {@link #shouldFlush()} says so and no snapshot is pending, the engine (as write leader) calls
+ *       {@link #snapshot()}; the returned segments are written to a table in the background.
+ *   <li>After that table is installed in a version, the engine calls {@link #clearSnapshot()}. Readers
+ *       that took a {@link #view()} before still read the snapshot's segments.
+ * </ol>
+ *
+ * <p>Thread safety: {@link #view()}, {@link #get} and the size accessors never block.
+ */
+public interface MemStore extends AutoCloseable {
+    void add(byte[] key, long seq, int kind, byte[] value);
+
+    /**
+     * The segments readers must consult, newest first. The returned view is immutable; closing it
+     * releases what it pins (memory layouts that recycle chunks need this).
+     */
+    MemStoreView view();
+
+    /** Whether the data not yet snapshotted has reached the flush size. */
+    boolean shouldFlush();
+
+    boolean hasSnapshot();
+
+    /**
+     * Turns everything not yet snapshotted into the snapshot to flush, and returns its segments, newest
+     * first. REQUIRES: no snapshot pending.
+     */
+    List<Segment> snapshot();
+
+    /** Drops the snapshot once its data is in a table recorded by the manifest. */
+    void clearSnapshot();
+
+    /** Whether nothing has been added since the last snapshot. */
+    boolean isActiveEmpty();
+
+    /** Key and value bytes held (active data and snapshot). */
+    long dataSize();
+
+    /** Estimated heap held (active data and snapshot, with index and object overhead). */
+    long heapSize();
+
+    /**
+     * Lowest sequence number still held only in memory (Long.MAX_VALUE if none): WAL records below it are
+     * no longer needed once the snapshot is flushed.
+     */
+    long minSequence();
+
+    @Override
+    void close();
+}

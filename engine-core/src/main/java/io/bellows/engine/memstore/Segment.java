@@ -1,0 +1,31 @@
+package io.bellows.engine.memstore;
+
+import io.bellows.engine.iter.InternalIterator;
+import io.bellows.engine.key.Lookup;
+
+/**
+ * The unit of MemStore memory (Accordion's segment): a set of cells in internal-key order with its own
+ * size accounting. The mutable skiplist segment takes writes; immutable segments only serve reads.
+ *
+ * <p>Thread safety: reads may run concurrently with each other and with writes to a mutable segment.
+ */
+public interface Segment {
+    /** Finds the newest entry of {@code key} with sequence {@code <= seq}; fills {@code out} if found. */
+    boolean get(byte[] key, long seq, Lookup out);
+
+    InternalIterator iterator();
+
+    /** Key and value bytes held. */
+    long dataSize();
+
+    /** Estimated heap held: data plus index and object overhead. */
+    long heapSize();
+
+    long entries();
+
+    /** Lowest sequence held, or Long.MAX_VALUE when empty. */
+    long minSequence();
+
+    /** Highest sequence held, or 0 when empty. */
+    long maxSequence();
+}

@@ -1,0 +1,239 @@
+package io.bellows.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The public API's contract: results, limits, errors and lifecycle. */
+class EngineApiTest {
+    @TempDir
+    Path dir;
+
+    private static byte[] b(String s) {
+        return s.getBytes();
+    }
+
+    @Test
+    void putGetDeleteAndOverwrite() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            assertNull(db.get(b("a")));
+            db.put(b("a"), b("1"));
+            db.put(b("b"), b("2"), WriteOptions.sync());
+            db.put(b("a"), b("3"), WriteOptions.noWal());
+            assertArrayEquals(b("3"), db.get(b("a")));
+            db.delete(b("a"));
+            assertNull(db.get(b("a")));
+            db.delete(b("never-there"));
+            db.put(new byte[0], b("empty key"));
+            assertArrayEquals(b("empty key"), db.get(new byte[0]));
+            db.put(b("z"), new byte[0]);
+            assertArrayEquals(new byte[0], db.get(b("z")));
+        }
+    }
+
+    @Test
+    void returnedArraysBelongToTheCaller() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            byte[] v = b("value");
+            db.put(b("k"), v);
+            v[0] = 'X';
+            byte[] got = db.get(b("k"));
+            assertArrayEquals(b("value"), got);
+            got[0] = 'Y';
+            assertArrayEquals(b("value"), db.get(b("k")));
+        }
+    }
+
+    @Test
+    void getIntoCallerBuffer() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            db.put(b("k"), b("hello"));
+            byte[] buf = new byte[8];
+            assertEquals(5, db.get(b("k"), buf, 2, ReadOptions.defaults()));
+            assertEquals('h', buf[2]);
+            byte[] small = new byte[3];
+            assertEquals(5, db.get(b("k"), small, 0, ReadOptions.defaults()));
+            assertArrayEquals(b("hel"), small);
+            assertEquals(-1, db.get(b("absent"), buf, 0, ReadOptions.defaults()));
+        }
+    }
+
+    @Test
+    void batchIsAtomicAndOrdered() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            WriteBatch batch = new WriteBatch().put(b("x"), b("1")).put(b("y"), b("2")).delete(b("x")).put(b("y"), b("3"));
+            assertEquals(4, batch.count());
+            db.write(batch, WriteOptions.sync());
+            assertNull(db.get(b("x")));
+            assertArrayEquals(b("3"), db.get(b("y")));
+            db.write(new WriteBatch());
+        }
+    }
+
+    @Test
+    void snapshotsAndBoundedCursors() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            for (int i = 0; i < 10; i++) {
+                db.put(b("k" + i), b("v" + i));
+            }
+            try (Snapshot s = db.snapshot()) {
+                db.put(b("k3"), b("new"));
+                db.delete(b("k4"));
+                db.flush();
+                assertArrayEquals(b("v3"), db.get(b("k3"), ReadOptions.at(s)));
+                assertArrayEquals(b("v4"), db.get(b("k4"), ReadOptions.at(s)));
+                try (Cursor c = db.cursor(ReadOptions.at(s).from(b("k2")).to(b("k6")))) {
+                    StringBuilder sb = new StringBuilder();
+                    for (c.seekToFirst(); c.isValid(); c.next()) {
+                        sb.append(new String(c.key())).append('=').append(new String(c.value())).append(' ');
+                    }
+                    assertEquals("k2=v2 k3=v3 k4=v4 k5=v5 ", sb.toString());
+                }
+            }
+            try (Cursor c = db.cursor(ReadOptions.defaults().from(b("k2")).to(b("k6")))) {
+                StringBuilder sb = new StringBuilder();
+                for (c.seek(b("k0")); c.isValid(); c.next()) {
+                    sb.append(new String(c.key())).append('=').append(new String(c.value())).append(' ');
+                }
+                assertEquals("k2=v2 k3=new k5=v5 ", sb.toString());
+            }
+        }
+    }
+
+    @Test
+    void limitsAreEnforcedWithClearMessages() {
+        try (Engine db = Engine.open(dir, EngineOptions.builder().maxValueLength(1000).build())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> db.put(new byte[65536], b("v")));
+            assertTrue(e.getMessage().contains("65535"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> db.put(b("k"), new byte[1001]));
+            assertTrue(e.getMessage().contains("maxValueLength 1000"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> db.get(new byte[65536]));
+            assertTrue(e.getMessage().contains("65535"), e.getMessage());
+            db.put(new byte[65535], new byte[1000]);
+            assertEquals(1000, db.get(new byte[65535]).length);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineOptions.builder().memstoreSize(10));
+        assertTrue(e.getMessage().contains("memstoreSize must be between"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> EngineOptions.builder().l0Triggers(10, 5, 20));
+    }
+
+    @Test
+    void useAfterCloseFails() {
+        Engine db = Engine.open(dir, EngineOptions.defaults());
+        db.put(b("k"), b("v"));
+        Snapshot s = db.snapshot();
+        Cursor c = db.cursor(ReadOptions.defaults());
+        db.close();
+        db.close();
+        assertThrows(EngineClosedException.class, () -> db.get(b("k")));
+        assertThrows(EngineClosedException.class, () -> db.put(b("k"), b("v")));
+        assertThrows(EngineClosedException.class, db::snapshot);
+        assertThrows(EngineClosedException.class, db::flush);
+        assertThrows(EngineClosedException.class, c::seekToFirst);
+        s.close();
+        c.close();
+    }
+
+    @Test
+    void closedSnapshotCannotBeRead() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            Snapshot s = db.snapshot();
+            s.close();
+            assertThrows(EngineClosedException.class, () -> db.get(b("k"), ReadOptions.at(s)));
+        }
+    }
+
+    @Test
+    void secondOpenOfTheSameDirectoryFails() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            EngineIOException e = assertThrows(EngineIOException.class, () -> Engine.open(dir, EngineOptions.defaults()));
+            assertTrue(e.getMessage().contains("in use"), e.getMessage());
+        }
+        Engine.open(dir, EngineOptions.defaults()).close();
+    }
+
+    @Test
+    void createIfMissingAndErrorIfExists() {
+        assertThrows(IllegalArgumentException.class,
+                () -> Engine.open(dir.resolve("nope"), EngineOptions.builder().createIfMissing(false).build()));
+        Engine.open(dir, EngineOptions.defaults()).close();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Engine.open(dir, EngineOptions.builder().errorIfExists(true).build()));
+        assertTrue(e.getMessage().contains("already exists"), e.getMessage());
+    }
+
+    @Test
+    void dataSurvivesReopenWithAndWithoutFlush() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            db.put(b("flushed"), b("1"));
+            db.flush();
+            db.put(b("logged"), b("2"));
+            db.put(b("unlogged"), b("3"), WriteOptions.noWal());
+        }
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            assertArrayEquals(b("1"), db.get(b("flushed")));
+            assertArrayEquals(b("2"), db.get(b("logged")));
+            assertArrayEquals(b("3"), db.get(b("unlogged")));
+        }
+    }
+
+    @Test
+    void statsAndMetricsReportWork() {
+        try (Engine db = Engine.open(dir, EngineOptions.builder().memstoreSize(64 << 10).build())) {
+            for (int i = 0; i < 5000; i++) {
+                db.put(String.format("key%08d", i).getBytes(), new byte[100]);
+            }
+            db.flush();
+            for (int i = 0; i < 100; i++) {
+                db.get(String.format("key%08d", i * 7).getBytes());
+            }
+            EngineStats st = db.stats();
+            assertEquals(5000L * (11 + 100), st.userBytesWritten());
+            assertTrue(st.walBytesWritten() > st.userBytesWritten());
+            assertTrue(st.flushBytesWritten() > 0);
+            assertTrue(st.flushes() >= 5, st.toString());
+            assertTrue(st.writeAmplification() >= 1.0);
+            assertEquals(100, st.gets());
+            assertTrue(st.tablesProbedPerGet() >= 1.0, st.toString());
+            assertTrue(st.liveTableBytes() > 0);
+            assertFalse(st.tableIoMode().isEmpty());
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            db.metrics("test").bindTo(registry);
+            assertEquals(100, registry.get("bellows.gets").functionCounter().count());
+            assertTrue(registry.get("bellows.bytes.written").tag("cause", "flush").functionCounter().count() > 0);
+            assertTrue(registry.get("bellows.write.amplification").gauge().value() >= 1.0);
+        }
+    }
+
+    @Test
+    void compactRangePushesDataDownAndDropsGarbage() {
+        EngineOptions o = EngineConfigs.small(CompactionStyle.LEVELED, InMemoryCompaction.NONE).build();
+        try (Engine db = Engine.open(dir, o)) {
+            for (int round = 0; round < 4; round++) {
+                for (int i = 0; i < 2000; i++) {
+                    db.put(String.format("key%06d", i).getBytes(), new byte[50]);
+                }
+            }
+            for (int i = 0; i < 2000; i += 2) {
+                db.delete(String.format("key%06d", i).getBytes());
+            }
+            db.compactRange(null, null);
+            EngineStats st = db.stats();
+            assertEquals(0, st.levelTables(0), st.toString());
+            assertNull(db.get(b("key000000")));
+            assertArrayEquals(new byte[50], db.get(b("key000001")));
+            // 1000 live keys of ~59 bytes: with garbage dropped the tables hold little more than that.
+            assertTrue(st.liveTableBytes() < 1000 * 59 * 2, st.toString());
+        }
+    }
+}

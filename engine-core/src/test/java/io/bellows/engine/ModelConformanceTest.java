@@ -1,0 +1,221 @@
+package io.bellows.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.util.Bytes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The randomized model test (LevelDB's ModelDB test, Pebble's metamorphic idea): random puts,
+ * deletes, batches, gets, bounded cursors, snapshots, flushes, range compactions and reopens against
+ * a TreeMap, under every scheme × policy. Any divergence fails with the seed that replays it.
+ */
+class ModelConformanceTest {
+    private static final int OPS = 6000;
+    private static final int KEY_SPACE = 1500;
+
+    @TempDir
+    Path dir;
+
+    private Random rnd;
+
+    @ParameterizedTest(name = "{0}/{1}")
+    @MethodSource("io.bellows.engine.EngineConfigs#all")
+    void randomOperationsMatchModel(CompactionStyle style, InMemoryCompaction policy) {
+        long seed = TestSeeds.seed("ModelConformanceTest[" + style + "/" + policy + "]");
+        rnd = new Random(seed);
+        EngineOptions options = EngineConfigs.small(style, policy).build();
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);
+        Map<Snapshot, TreeMap<byte[], byte[]>> snaps = new HashMap<>();
+        Engine db = Engine.open(dir, options);
+        try {
+            for (int op = 0; op < OPS; op++) {
+                int r = rnd.nextInt(1000);
+                String where = "seed=" + seed + " op=" + op;
+                if (r < 450) {
+                    byte[] k = key();
+                    byte[] v = value();
+                    db.put(k, v, randomWriteOptions());
+                    model.put(k, v);
+                } else if (r < 550) {
+                    byte[] k = key();
+                    db.delete(k, randomWriteOptions());
+                    model.remove(k);
+                } else if (r < 620) {
+                    WriteBatch b = new WriteBatch();
+                    TreeMap<byte[], byte[]> next = new TreeMap<>(model);
+                    int n = 1 + rnd.nextInt(20);
+                    for (int i = 0; i < n; i++) {
+                        byte[] k = key();
+                        if (rnd.nextInt(4) == 0) {
+                            b.delete(k);
+                            next.remove(k);
+                        } else {
+                            byte[] v = value();
+                            b.put(k, v);
+                            next.put(k, v);
+                        }
+                    }
+                    db.write(b, randomWriteOptions());
+                    model = next;
+                } else if (r < 820) {
+                    byte[] k = key();
+                    assertArrayEquals(model.get(k), db.get(k), where + " get " + Bytes.toHex(k));
+                } else if (r < 870) {
+                    checkCursor(db, ReadOptions.defaults(), model, where);
+                } else if (r < 900) {
+                    if (snaps.size() < 4) {
+                        snaps.put(db.snapshot(), new TreeMap<>(model));
+                    } else {
+                        Snapshot s = snaps.keySet().iterator().next();
+                        snaps.remove(s).clear();
+                        s.close();
+                    }
+                } else if (r < 950) {
+                    for (Map.Entry<Snapshot, TreeMap<byte[], byte[]>> e : snaps.entrySet()) {
+                        byte[] k = key();
+                        assertArrayEquals(e.getValue().get(k), db.get(k, ReadOptions.at(e.getKey())),
+                                where + " snapshot get");
+                        if (rnd.nextInt(4) == 0) {
+                            checkCursor(db, ReadOptions.at(e.getKey()), e.getValue(), where + " snapshot cursor");
+                        }
+                    }
+                } else if (r < 970) {
+                    db.flush();
+                } else if (r < 980) {
+                    byte[] a = rnd.nextBoolean() ? null : key();
+                    byte[] b = rnd.nextBoolean() ? null : key();
+                    db.compactRange(a, b);
+                } else if (r < 990) {
+                    for (Snapshot s : snaps.keySet()) {
+                        s.close();
+                    }
+                    snaps.clear();
+                    db.close();
+                    db = Engine.open(dir, options);
+                    assertFullyEqual(db, model, where + " after reopen");
+                } else {
+                    byte[] k = key();
+                    byte[] buf = new byte[rnd.nextInt(64)];
+                    int len = db.get(k, buf, 0, ReadOptions.defaults());
+                    byte[] expect = model.get(k);
+                    if (expect == null) {
+                        assertEquals(-1, len, where);
+                    } else {
+                        assertEquals(expect.length, len, where);
+                        for (int i = 0; i < Math.min(len, buf.length); i++) {
+                            assertEquals(expect[i], buf[i], where);
+                        }
+                    }
+                }
+            }
+            assertFullyEqual(db, model, "seed=" + seed + " at end");
+            for (Map.Entry<Snapshot, TreeMap<byte[], byte[]>> e : snaps.entrySet()) {
+                checkCursor(db, ReadOptions.at(e.getKey()), e.getValue(), "seed=" + seed + " snapshot at end");
+                e.getKey().close();
+            }
+            EngineStats st = db.stats();
+            assertTrue(st.flushes() > 0, "the run must have flushed: " + st);
+        } finally {
+            db.close();
+        }
+    }
+
+    private WriteOptions randomWriteOptions() {
+        int r = rnd.nextInt(10);
+        return r == 0 ? WriteOptions.sync() : r == 1 ? WriteOptions.noWal() : WriteOptions.defaults();
+    }
+
+    private byte[] key() {
+        int k = rnd.nextInt(KEY_SPACE);
+        // Mixed lengths, including keys that are prefixes of others and the empty key.
+        if (k == 0) {
+            return new byte[0];
+        }
+        int len = 1 + (k % 7) * 3;
+        byte[] b = new byte[len];
+        for (int i = 0; i < len; i++) {
+            b[i] = (byte) (k >>> (8 * (i % 2)) ^ i * 31);
+        }
+        return b;
+    }
+
+    private byte[] value() {
+        byte[] v = new byte[rnd.nextInt(10) == 0 ? rnd.nextInt(2000) : rnd.nextInt(100)];
+        rnd.nextBytes(v);
+        return v;
+    }
+
+    private void checkCursor(Engine db, ReadOptions base, TreeMap<byte[], byte[]> model, String where) {
+        byte[] lo = rnd.nextInt(3) == 0 ? null : key();
+        byte[] hi = rnd.nextInt(3) == 0 ? null : key();
+        if (lo != null && hi != null && Bytes.compare(lo, hi) > 0) {
+            byte[] t = lo;
+            lo = hi;
+            hi = t;
+        }
+        NavigableMap<byte[], byte[]> expect = model;
+        if (lo != null) {
+            expect = expect.tailMap(lo, true);
+        }
+        if (hi != null) {
+            expect = expect.headMap(hi, false);
+        }
+        ReadOptions ro = base.from(lo).to(hi);
+        try (Cursor c = db.cursor(ro)) {
+            if (rnd.nextBoolean()) {
+                c.seekToFirst();
+            } else {
+                byte[] target = key();
+                c.seek(target);
+                expect = expect.tailMap(lo != null && Bytes.compare(target, lo) < 0 ? lo : target, true);
+            }
+            Iterator<Map.Entry<byte[], byte[]>> it = expect.entrySet().iterator();
+            int limit = rnd.nextInt(4) == 0 ? Integer.MAX_VALUE : 50;
+            for (int n = 0; n < limit && it.hasNext(); n++) {
+                Map.Entry<byte[], byte[]> e = it.next();
+                assertTrue(c.isValid(), where + " cursor ended early, expected " + Bytes.toHex(e.getKey()));
+                assertArrayEquals(e.getKey(), c.key(), where + " cursor key");
+                assertArrayEquals(e.getValue(), c.value(), where + " cursor value");
+                c.next();
+            }
+            if (limit == Integer.MAX_VALUE) {
+                assertFalse(c.isValid(), where + " cursor has extra entries");
+            }
+        }
+    }
+
+    static void assertFullyEqual(Engine db, TreeMap<byte[], byte[]> model, String where) {
+        List<byte[]> keys = new ArrayList<>();
+        try (Cursor c = db.cursor(ReadOptions.defaults())) {
+            Iterator<Map.Entry<byte[], byte[]>> it = model.entrySet().iterator();
+            for (c.seekToFirst(); c.isValid(); c.next()) {
+                assertTrue(it.hasNext(), where + ": extra key " + Bytes.toHex(c.key()));
+                Map.Entry<byte[], byte[]> e = it.next();
+                assertArrayEquals(e.getKey(), c.key(), where);
+                assertArrayEquals(e.getValue(), c.value(), where);
+                keys.add(e.getKey());
+            }
+            assertFalse(it.hasNext(), where + ": missing keys");
+        }
+        for (byte[] k : keys) {
+            assertArrayEquals(model.get(k), db.get(k), where);
+        }
+        assertNull(db.get(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 2, 3, 4, 5}), where);
+    }
+}
