@@ -169,21 +169,23 @@ class ModelConformanceTest {
             lo = hi;
             hi = t;
         }
-        NavigableMap<byte[], byte[]> expect = model;
-        if (lo != null) {
-            expect = expect.tailMap(lo, true);
-        }
-        if (hi != null) {
-            expect = expect.headMap(hi, false);
-        }
         ReadOptions ro = base.from(lo).to(hi);
         try (Cursor c = db.cursor(ro)) {
+            byte[] start = lo;
             if (rnd.nextBoolean()) {
                 c.seekToFirst();
             } else {
                 byte[] target = key();
                 c.seek(target);
-                expect = expect.tailMap(lo != null && Bytes.compare(target, lo) < 0 ? lo : target, true);
+                start = lo != null && Bytes.compare(target, lo) < 0 ? lo : target;
+            }
+            NavigableMap<byte[], byte[]> expect = model;
+            if (start != null) {
+                expect = expect.tailMap(start, true);
+            }
+            if (hi != null) {
+                expect = start != null && Bytes.compare(start, hi) >= 0 ? new TreeMap<>(Bytes.COMPARATOR)
+                        : expect.headMap(hi, false);
             }
             Iterator<Map.Entry<byte[], byte[]>> it = expect.entrySet().iterator();
             int limit = rnd.nextInt(4) == 0 ? Integer.MAX_VALUE : 50;

@@ -806,13 +806,16 @@ public final class EngineImpl implements Engine {
      * and (at open) temporary files.
      */
     private synchronized void sweepObsoleteFiles(boolean atOpen) throws IOException {
-        // Pending outputs are read before live tables: a table leaves the pending set only after its
-        // version is installed, so it is always in one of the two.
+        // Order matters. A table is registered as pending before its file is created and leaves the
+        // pending set only after its version is installed. So every table file in the listing is, by the
+        // time the pending set is read after the listing, either still pending or already installed, and
+        // the live tables read last then include it.
+        List<String> names = fs.list(dir);
         Set<Long> keep = new HashSet<>(pendingOutputs);
         keep.addAll(versions.liveTables());
         long logNumber = versions.logNumber();
         long manifest = versions.manifestNumber();
-        for (String name : fs.list(dir)) {
+        for (String name : names) {
             long table = FileNames.number(name, FileNames.TABLE_SUFFIX);
             long log = FileNames.number(name, FileNames.LOG_SUFFIX);
             long man = FileNames.manifestNumber(name);

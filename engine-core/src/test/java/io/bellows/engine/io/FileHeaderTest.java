@@ -43,7 +43,7 @@ class FileHeaderTest {
         byte[] good = FileHeader.encode(FileHeader.KIND_SSTABLE, 2);
         assertRefused(good, 15, FileHeader.KIND_SSTABLE, 1, 2, "too short");
         byte[] magic = good.clone();
-        magic[4] = 'O';
+        magic[4] = 'P';
         assertRefused(magic, 16, FileHeader.KIND_SSTABLE, 1, 2, "bad magic");
         byte[] flipped = good.clone();
         flipped[10] ^= 1;

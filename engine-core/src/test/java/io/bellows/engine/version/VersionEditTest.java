@@ -44,7 +44,11 @@ class VersionEditTest {
     @Test
     void malformedRecordsAreCorruption() {
         byte[] good = new VersionEdit().scheme("LEVELED").logNumber(3).encode();
+        // Every cut inside a field (the scheme field ends at 9, a valid shorter record) must be refused.
         for (int cut = 1; cut < good.length; cut++) {
+            if (cut == 9) {
+                continue;
+            }
             byte[] b = Arrays.copyOf(good, cut);
             assertThrows(CorruptionException.class, () -> VersionEdit.decode(b, Path.of("MANIFEST-1"), 16));
         }

@@ -47,7 +47,7 @@ class LogTest {
     void workedExampleOfTheSpec() {
         byte[] body = {5, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 1, 'k', 2, 'v', '1', 0, 1, 'a'};
         byte[] contents = new LogFixture().write(body).contents();
-        String expected = "42454c4c50575321" + "0100" + "0100" + "47f03460"
+        String expected = "42454c4c4f575321" + "0100" + "0100" + "1f68e94f"
                 + "164df41d" + "1500" + "01" + "050000000000000002000000" + "01016b027631" + "000161";
         assertEquals(expected, Bytes.toHex(contents));
     }
