@@ -132,6 +132,13 @@ final class BenchFlags {
                 (v, s) -> engine("block_cache_size", () -> v.engine.blockCacheSize(bytesIn("block_cache_size", s))));
         add(m, "bloom_bits", "N", Integer.toString(d.bloomBitsPerKey()), "bloom filter bits per key; 0 for none",
                 (v, s) -> engine("bloom_bits", () -> v.engine.bloomBitsPerKey((int) longIn("bloom_bits", s, 0, 1024))));
+        add(m, "direct_io", "true|false", Boolean.toString(d.directIo()),
+                "direct I/O for table files where the file system supports it",
+                (v, s) -> v.engine.directIo(bool("direct_io", s)));
+        add(m, "background_threads", "N", Integer.toString(d.backgroundThreads()),
+                "engine threads for flushes and compactions",
+                (v, s) -> engine("background_threads",
+                        () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
