@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a TreeMap, under every scheme × policy. Any divergence fails with the seed that replays it.
  */
 class ModelConformanceTest {
-    private static final int OPS = 6000;
+    private static final int OPS = 20000;
     private static final int KEY_SPACE = 1500;
 
     @TempDir
@@ -43,6 +43,8 @@ class ModelConformanceTest {
         TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);
         Map<Snapshot, TreeMap<byte[], byte[]>> snaps = new HashMap<>();
         Engine db = Engine.open(dir, options);
+        long flushes = 0;
+        long compactions = 0;
         try {
             for (int op = 0; op < OPS; op++) {
                 int r = rnd.nextInt(1000);
@@ -106,6 +108,8 @@ class ModelConformanceTest {
                         s.close();
                     }
                     snaps.clear();
+                    flushes += db.stats().flushes();
+                    compactions += db.stats().compactions();
                     db.close();
                     db = Engine.open(dir, options);
                     assertFullyEqual(db, model, where + " after reopen");
@@ -130,7 +134,10 @@ class ModelConformanceTest {
                 e.getKey().close();
             }
             EngineStats st = db.stats();
-            assertTrue(st.flushes() > 0, "the run must have flushed: " + st);
+            flushes += st.flushes();
+            compactions += st.compactions();
+            assertTrue(flushes > 10 && compactions > 0,
+                    "the run must have flushed and compacted: " + flushes + " flushes, " + compactions + " compactions");
         } finally {
             db.close();
         }
