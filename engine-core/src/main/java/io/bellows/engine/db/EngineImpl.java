@@ -1049,6 +1049,11 @@ public final class EngineImpl implements Engine {
         return counters;
     }
 
+    /** Live snapshots (tests). */
+    int snapshotCount() {
+        return snapshots.size();
+    }
+
     MemStore memstore() {
         return memstore;
     }
