@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -141,6 +144,8 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
     private final FileSystem delegate;
     private final List<Rule> rules = new ArrayList<>();
+    /** Operations seen, by kind and file name, so tests can also observe what the engine did. */
+    private final Map<Op, Map<String, Long>> seen = new EnumMap<>(Op.class);
     private long injected;
 
     public FaultInjectingFileSystem(FileSystem delegate) {
@@ -162,8 +167,21 @@ public final class FaultInjectingFileSystem implements FileSystem {
         return injected;
     }
 
+    /** How many {@code op} operations (failed or not) touched a file whose name matches {@code regex}. */
+    public synchronized long operations(Op op, String regex) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : seen.getOrDefault(op, Map.of()).entrySet()) {
+            if (e.getKey().matches(regex)) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
     /** The kind of failure {@code op} on {@code path} must suffer now, or null to let it run. */
     private synchronized Kind fire(Op op, Path path) {
+        Path name = path.getFileName();
+        seen.computeIfAbsent(op, o -> new HashMap<>()).merge(name == null ? "" : name.toString(), 1L, Long::sum);
         for (Rule r : rules) {
             if (!r.fault.matches(op, path)) {
                 continue;
