@@ -68,6 +68,44 @@ class RecoveryTest {
     }
 
     @Test
+    void damagedManifestIsCorruptionNamingIt() throws IOException {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options, fs);
+        for (int i = 0; i < 2000; i++) {
+            db.put(key(i), value(i));
+        }
+        db.flush();
+        db.close();
+        Path manifest = null;
+        for (String name : fs.list(DIR)) {
+            if (name.startsWith(FileNames.MANIFEST_PREFIX)) {
+                manifest = DIR.resolve(name);
+            }
+        }
+        byte[] b = fs.readAll(manifest);
+        b[FileHeader.LENGTH + 10] ^= 0x01;
+        try (WritableFile f = fs.createLog(manifest)) {
+            f.append(b);
+            f.sync();
+        }
+        Path damaged = manifest;
+        CorruptionException e = assertThrows(CorruptionException.class, () -> EngineImpl.open(DIR, options, fs));
+        assertEquals(damaged, e.file());
+    }
+
+    @Test
+    void aDirectoryOfForeignFilesIsRefused() throws IOException {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        fs.createDirectories(DIR);
+        try (WritableFile f = fs.createLog(DIR.resolve(FileNames.CURRENT))) {
+            f.append("MANIFEST-000001\n".getBytes());
+            f.sync();
+        }
+        CorruptionException e = assertThrows(CorruptionException.class, () -> EngineImpl.open(DIR, options, fs));
+        assertTrue(e.getMessage().contains("CURRENT"), e.getMessage());
+    }
+
+    @Test
     void abandonedProcessRecoversEverythingLogged() {
         CrashableFileSystem fs = new CrashableFileSystem();
         EngineImpl db = EngineImpl.open(DIR, options, fs);
