@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -376,11 +375,10 @@ public final class VersionSet implements AutoCloseable {
 
         private void checkLevel(int level, Path file, long offset) {
             if (level >= numLevels) {
-                String msg = "level " + level + " but the store is opened with " + numLevels + " levels";
-                if (file != null) {
-                    throw new CorruptionException(file, offset, msg);
-                }
-                throw new IllegalStateException(msg);
+                // A checksummed record naming a deeper level means the store was built with more levels.
+                throw new IllegalArgumentException((file == null ? "edit" : file + " at offset " + offset)
+                        + " places a table at level " + level + ", but the store is opened with numLevels "
+                        + numLevels + "; open it with numLevels >= " + (level + 1));
             }
         }
 
@@ -395,11 +393,4 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
-    static String describe(Version v) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < v.numLevels(); i++) {
-            sb.append("L").append(i).append(Arrays.toString(v.files(i).toArray())).append('\n');
-        }
-        return sb.toString();
-    }
 }

@@ -106,6 +106,21 @@ class RecoveryTest {
     }
 
     @Test
+    void fewerLevelsThanTheStoreUsesIsAClearError() {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options, fs);
+        for (int i = 0; i < 3000; i++) {
+            db.put(key(i), value(i));
+        }
+        db.compactRange(null, null);
+        db.close();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineImpl.open(DIR, options.toBuilder().numLevels(2).build(), fs));
+        assertTrue(e.getMessage().contains("open it with numLevels >="), e.getMessage());
+        EngineImpl.open(DIR, options, fs).close();
+    }
+
+    @Test
     void abandonedProcessRecoversEverythingLogged() {
         CrashableFileSystem fs = new CrashableFileSystem();
         EngineImpl db = EngineImpl.open(DIR, options, fs);
