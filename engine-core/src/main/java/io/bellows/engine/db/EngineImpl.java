@@ -111,7 +111,8 @@ public final class EngineImpl implements Engine {
     private final Set<Long> pendingOutputs = ConcurrentHashMap.newKeySet();
     private int runningCompactions;
     private boolean manualCompaction;
-    private long compactionRetryAt;
+    /** System.nanoTime() before which no compaction is picked after a failure. */
+    private long compactionRetryAtNanos;
     private int flushFailures;
     private int compactionFailures;
     /** Log number the pending flush's snapshot ends before; -1 when no flush is pending. */
@@ -123,9 +124,13 @@ public final class EngineImpl implements Engine {
 
     private final ReentrantLock walLock = new ReentrantLock();
     private LogWriter wal;
-    private long walNumber;
     private boolean walDirty;
-    private volatile IOException walError;
+    /**
+     * Set when a WAL append or sync failed: the log may end in a partial record, so nothing more is
+     * appended to it and the next logged group first starts a new log (recovery cuts the partial
+     * record as a torn tail of the older log).
+     */
+    private boolean walBroken;
 
     private final ExecutorService flushExecutor;
     private final ExecutorService compactionExecutor;
@@ -133,6 +138,8 @@ public final class EngineImpl implements Engine {
     private final int maxCompactions;
     private final AtomicBoolean sweepScheduled = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set first thing in close: waits that could last forever (failing flushes) give up. */
+    private volatile boolean closeRequested;
     private volatile boolean closing;
 
     /** One queued write (or a forced MemStore switch when {@code batch} is null). */
@@ -275,10 +282,8 @@ public final class EngineImpl implements Engine {
             }
         }
         versions.setLastSequence(maxSeq);
-        walNumber = versions.newFileNumber();
-        wal = new LogWriter(fs.createLog(FileNames.log(dir, walNumber)), FileHeader.KIND_WAL);
-        wal.sync();
-        fs.syncDirectory(dir);
+        long walNumber = versions.newFileNumber();
+        wal = createWal(walNumber);
         writeRecoveredTable(walNumber);
         sweepObsoleteFiles(true);
     }
@@ -458,9 +463,8 @@ public final class EngineImpl implements Engine {
     /** REQUIRES: lock held, caller is the leader. Releases the lock while doing I/O and inserting. */
     private void writeGroup(List<Writer> group) throws IOException {
         boolean logged = group.get(0).logged();
-        if (logged && walError != null) {
-            throw new EngineIOException("the WAL failed earlier (" + walError.getMessage()
-                    + "); the engine accepts no logged writes until it is reopened", walError);
+        if (logged && walBroken) {
+            rollWal();
         }
         long first = versions.lastSequence() + 1;
         long count = 0;
@@ -480,6 +484,9 @@ public final class EngineImpl implements Engine {
             unloggedWrites = true;
         }
         lock.unlock();
+        // An interrupt during FileChannel I/O closes the channel; the caller's interrupt status is
+        // restored afterwards instead of being allowed to break the WAL.
+        boolean interrupted = Thread.interrupted();
         try {
             if (logged) {
                 byte[] record = BatchCodec.encode(first, batches);
@@ -494,7 +501,7 @@ public final class EngineImpl implements Engine {
                         walDirty = true;
                     }
                 } catch (IOException e) {
-                    walError = e;
+                    walBroken = true;
                     throw e;
                 } finally {
                     walLock.unlock();
@@ -519,9 +526,13 @@ public final class EngineImpl implements Engine {
             }
             counters.userBytes.add(userBytes);
         } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             lock.lock();
+            // Sequences of a failed group are used up too: its record may still surface in recovery.
+            versions.setLastSequence(first + count - 1);
         }
-        versions.setLastSequence(first + count - 1);
     }
 
     /**
@@ -551,8 +562,9 @@ public final class EngineImpl implements Engine {
                         lock.lock();
                     }
                     counters.stallNanos.add(System.nanoTime() - t0);
-                } else if (pressure == WritePressure.STOP
+                } else if ((pressure == WritePressure.STOP && !(force && closeRequested))
                         || (memstore.hasSnapshot() && (force ? !memstore.isActiveEmpty() : memstore.shouldFlush()))) {
+                    checkCloseNotBlocked();
                     if (stallStart == 0) {
                         stallStart = System.nanoTime();
                         counters.stalls.increment();
@@ -580,27 +592,61 @@ public final class EngineImpl implements Engine {
 
     /** REQUIRES: lock held, leader. Starts a new WAL, snapshots the MemStore, schedules its flush. */
     private void switchMemStore() throws IOException {
-        long number = versions.newFileNumber();
-        LogWriter next = new LogWriter(fs.createLog(FileNames.log(dir, number)), FileHeader.KIND_WAL);
-        walLock.lock();
-        try {
-            // The old log is forced so that a machine crash cannot lose its tail while a later log survives.
-            wal.sync();
-            wal.close();
-            wal = next;
-            walNumber = number;
-            walDirty = false;
-        } catch (IOException e) {
-            walError = e;
-            throw e;
-        } finally {
-            walLock.unlock();
-        }
-        fs.syncDirectory(dir);
+        long number = rollWal();
         pendingFlush = memstore.snapshot();
         pendingFlushLog = number;
         unloggedWrites = false;
         scheduleFlush(0);
+    }
+
+    /**
+     * REQUIRES: lock held, leader. Makes a new log file current and returns its number. The new file's
+     * directory entry is durable before any write goes to it, so a SYNC write acknowledged in it cannot
+     * vanish with its file. The old log is forced first, so that a machine crash cannot lose its tail
+     * while a later log survives (writes are never reordered); if it is broken that is best effort,
+     * and its unsynced tail was never acknowledged as SYNC.
+     */
+    private long rollWal() throws IOException {
+        long number = versions.newFileNumber();
+        LogWriter next = createWal(number);
+        walLock.lock();
+        try {
+            try {
+                wal.sync();
+            } catch (IOException e) {
+                if (!walBroken) {
+                    LOG.warn("forcing the WAL before switching logs failed", e);
+                }
+            }
+            try {
+                wal.close();
+            } catch (IOException e) {
+                LOG.warn("closing the old WAL failed", e);
+            }
+            wal = next;
+            walDirty = false;
+            walBroken = false;
+        } finally {
+            walLock.unlock();
+        }
+        return number;
+    }
+
+    private LogWriter createWal(long number) throws IOException {
+        Path path = FileNames.log(dir, number);
+        LogWriter w = new LogWriter(fs.createLog(path), FileHeader.KIND_WAL);
+        try {
+            w.sync();
+            fs.syncDirectory(dir);
+        } catch (IOException e) {
+            try {
+                w.close();
+            } catch (IOException ignored) {
+                // already failing
+            }
+            throw e;
+        }
+        return w;
     }
 
     private void scheduleFlush(long delayMs) {
@@ -639,8 +685,10 @@ public final class EngineImpl implements Engine {
             edit.logNumber(logNumber);
             versions.logAndApply(edit);
         } catch (IOException | RuntimeException e) {
-            for (FileMeta f : files) {
-                pendingOutputs.remove(f.number);
+            if (!(e instanceof VersionSet.ManifestWriteException)) {
+                for (FileMeta f : files) {
+                    pendingOutputs.remove(f.number);
+                }
             }
             counters.backgroundErrors.increment();
             lock.lock();
@@ -686,13 +734,13 @@ public final class EngineImpl implements Engine {
             return;
         }
         try {
-            if (walDirty && wal != null && walError == null) {
+            if (walDirty && wal != null && !walBroken) {
                 wal.sync();
                 walDirty = false;
             }
         } catch (IOException e) {
-            walError = e;
-            LOG.error("background WAL sync failed; logged writes are refused until the engine is reopened", e);
+            walBroken = true;
+            LOG.error("background WAL sync failed; the next write starts a new log", e);
         } finally {
             walLock.unlock();
         }
@@ -702,7 +750,7 @@ public final class EngineImpl implements Engine {
 
     /** REQUIRES: lock held. */
     private void maybeScheduleCompaction() {
-        if (closing || manualCompaction || System.currentTimeMillis() < compactionRetryAt) {
+        if (closing || manualCompaction || System.nanoTime() - compactionRetryAtNanos < 0) {
             return;
         }
         while (runningCompactions < maxCompactions) {
@@ -738,7 +786,7 @@ public final class EngineImpl implements Engine {
                     compactionFailures = 0;
                 } else {
                     long delay = retryDelay(++compactionFailures);
-                    compactionRetryAt = System.currentTimeMillis() + delay;
+                    compactionRetryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
                     scheduler.schedule(this::scheduleCompactionLocked, delay, TimeUnit.MILLISECONDS);
                 }
                 backgroundChanged.signalAll();
@@ -763,6 +811,7 @@ public final class EngineImpl implements Engine {
     private void executeCompaction(Compaction c) throws IOException {
         TableOutputs out = new TableOutputs(dir, fs, versions, tableFormat, pendingOutputs,
                 counters.compactionBytesWritten, c.splitter());
+        boolean keepOutputs = false;
         try {
             VersionEdit edit = CompactionJob.run(c, tables, snapshots.sequences(), out);
             scheme.onCompacted(c, edit);
@@ -772,11 +821,18 @@ public final class EngineImpl implements Engine {
             }
             counters.compactions.increment();
             LOG.debug("compacted {}", c);
+        } catch (VersionSet.ManifestWriteException e) {
+            // The edit may be durable: its outputs stay (pending, so the sweep leaves them) until the
+            // next open decides from the manifest whether they are live.
+            keepOutputs = true;
+            throw e;
         } catch (IOException | RuntimeException e) {
             out.abandon();
             throw e;
         } finally {
-            pendingOutputs.removeAll(out.created());
+            if (!keepOutputs) {
+                pendingOutputs.removeAll(out.created());
+            }
         }
     }
 
@@ -821,7 +877,7 @@ public final class EngineImpl implements Engine {
             long man = FileNames.manifestNumber(name);
             boolean delete = (table >= 0 && !keep.contains(table))
                     || (log >= 0 && log < logNumber)
-                    || (man >= 0 && man != manifest)
+                    || (atOpen && man >= 0 && man != manifest)
                     || (atOpen && name.endsWith(FileNames.TEMP_SUFFIX));
             if (delete) {
                 if (table >= 0) {
@@ -950,6 +1006,7 @@ public final class EngineImpl implements Engine {
                 if (closing) {
                     throw new EngineClosedException("engine closed while waiting for a flush");
                 }
+                checkCloseNotBlocked();
                 backgroundChanged.awaitUninterruptibly();
             }
         } finally {
@@ -980,7 +1037,7 @@ public final class EngineImpl implements Engine {
             lock.unlock();
         }
         try {
-            for (int level = 0; level < options.numLevels() - 1; level++) {
+            for (int level = 0; level < options.numLevels() - 1 && !closing; level++) {
                 Compaction c = scheme.pickManual(versions.current(), level, from, to);
                 if (c != null) {
                     executeCompaction(c);
@@ -999,6 +1056,17 @@ public final class EngineImpl implements Engine {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /**
+     * REQUIRES: lock held. Close must not wait forever behind a flush that keeps failing: once close is
+     * requested, a failed flush ends the wait.
+     */
+    private void checkCloseNotBlocked() {
+        if (closeRequested && flushFailures > 0) {
+            throw new EngineIOException("flush is failing while the engine closes", new IOException("flush failed "
+                    + flushFailures + " time(s)"));
         }
     }
 
@@ -1073,6 +1141,7 @@ public final class EngineImpl implements Engine {
         if (closed.get()) {
             return;
         }
+        closeRequested = true;
         boolean flushUnlogged;
         lock.lock();
         try {
@@ -1097,8 +1166,9 @@ public final class EngineImpl implements Engine {
             for (Writer w : writers) {
                 w.cv.signal();
             }
-            // Writers already queued fail fast now; a leader doing I/O finishes its group first.
-            while (!writers.isEmpty()) {
+            // Writers already queued fail fast now; a leader doing I/O finishes its group first, and a
+            // manual compaction finishes the level it is compacting.
+            while (!writers.isEmpty() || manualCompaction) {
                 writersDrained.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
         } catch (InterruptedException e) {
@@ -1119,7 +1189,7 @@ public final class EngineImpl implements Engine {
         walLock.lock();
         try {
             if (wal != null) {
-                if (walError == null) {
+                if (!walBroken) {
                     wal.sync();
                 }
                 wal.close();

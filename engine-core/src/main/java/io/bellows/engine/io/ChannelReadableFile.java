@@ -3,7 +3,6 @@ package io.bellows.engine.io;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
@@ -16,14 +15,14 @@ import java.util.Objects;
  */
 final class ChannelReadableFile implements ReadableFile {
     private final Path path;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final long size;
 
     ChannelReadableFile(Path path) throws IOException {
         this.path = path;
-        this.channel = FileChannel.open(path, StandardOpenOption.READ);
+        this.channel = new ReopeningChannel(path, StandardOpenOption.READ);
         try {
-            this.size = channel.size();
+            this.size = channel.current().size();
         } catch (IOException e) {
             channel.close();
             throw e;
@@ -36,13 +35,16 @@ final class ChannelReadableFile implements ReadableFile {
         if (position < 0) {
             throw new IllegalArgumentException("negative position " + position);
         }
-        ByteBuffer bb = ByteBuffer.wrap(dst, off, len);
-        while (bb.hasRemaining()) {
-            if (channel.read(bb, position + (bb.position() - off)) < 0) {
-                throw new EOFException(path + ": read of " + len + " bytes at " + position + " passes the end of the "
-                        + size + "-byte file");
+        channel.read(ch -> {
+            ByteBuffer bb = ByteBuffer.wrap(dst, off, len);
+            while (bb.hasRemaining()) {
+                if (ch.read(bb, position + (bb.position() - off)) < 0) {
+                    throw new EOFException(path + ": read of " + len + " bytes at " + position
+                            + " passes the end of the " + size + "-byte file");
+                }
             }
-        }
+            return null;
+        });
     }
 
     @Override

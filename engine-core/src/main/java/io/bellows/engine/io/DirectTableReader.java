@@ -23,16 +23,16 @@ final class DirectTableReader implements ReadableFile {
     private static final ThreadLocal<ByteBuffer> STAGING = new ThreadLocal<>();
 
     private final Path path;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final int align;
     private final long size;
 
     DirectTableReader(Path path, int align) throws IOException {
         this.path = path;
         this.align = align;
-        this.channel = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        this.channel = new ReopeningChannel(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
         try {
-            this.size = channel.size();
+            this.size = channel.current().size();
         } catch (IOException e) {
             channel.close();
             throw e;
@@ -53,7 +53,7 @@ final class DirectTableReader implements ReadableFile {
             int want = len - done;
             int span = (int) Math.min(DirectIo.alignUp((long) skip + want, align), MAX_SPAN);
             ByteBuffer buf = staging(span);
-            int got = readSpan(buf, start, span);
+            int got = channel.read(ch -> readSpan(ch, buf, start, span));
             int n = Math.min(want, span - skip);
             if (got < skip + n) {
                 throw new EOFException(path + ": read of " + len + " bytes at " + position + " passes the end of the "
@@ -70,7 +70,7 @@ final class DirectTableReader implements ReadableFile {
      * file. A short transfer leaves the channel offset unaligned, so it ends the loop: it can only mean
      * end of file.
      */
-    private int readSpan(ByteBuffer buf, long start, int span) throws IOException {
+    private int readSpan(FileChannel channel, ByteBuffer buf, long start, int span) throws IOException {
         buf.clear().limit(span);
         int total = 0;
         while (total < span) {

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +36,7 @@ import java.util.function.Consumer;
  * current version through {@link #acquireCurrent()} without locking.
  */
 public final class VersionSet implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VersionSet.class);
     public static final int MANIFEST_VERSION = 1;
     public static final int CURRENT_VERSION = 1;
     static final long MANIFEST_ROLL_BYTES = 64L << 20;
@@ -54,8 +57,23 @@ public final class VersionSet implements AutoCloseable {
     private long nextFileNumber = 2;
     private volatile long lastSequence;
     private long logNumber;
-    private long manifestNumber;
+    private long manifestNumber = -1;
     private LogWriter manifest;
+    /**
+     * Set when a manifest append or sync failed: the file may end in a record whose fate is unknown,
+     * so nothing more is appended to it; the next edit first starts a new manifest.
+     */
+    private boolean manifestBroken;
+
+    /**
+     * A manifest append or sync failed. The edit was not installed, but it may still be durable and
+     * seen by recovery, so the tables it adds must not be deleted by the running engine.
+     */
+    public static final class ManifestWriteException extends IOException {
+        ManifestWriteException(String message, IOException cause) {
+            super(message, cause);
+        }
+    }
 
     /**
      * @param onUnreferenced called (on the releasing thread) when a version that is no longer current
@@ -70,7 +88,8 @@ public final class VersionSet implements AutoCloseable {
             live.remove(v);
             onUnreferenced.run();
         };
-        this.current = newVersion(Version.emptyLevels(numLevels), new HashMap<>());
+        this.current = new Version(Version.emptyLevels(numLevels), new HashMap<>(), this.onUnreferenced);
+        live.add(current);
     }
 
     public boolean exists() {
@@ -137,11 +156,8 @@ public final class VersionSet implements AutoCloseable {
             }
         }
         installLocked(builder.build());
-        long oldManifest = FileNames.manifestNumber(manifestName);
+        manifestNumber = FileNames.manifestNumber(manifestName);
         writeNewManifest();
-        if (oldManifest >= 0 && oldManifest != manifestNumber) {
-            fs.delete(FileNames.manifest(dir, oldManifest));
-        }
         return scheme;
     }
 
@@ -163,14 +179,19 @@ public final class VersionSet implements AutoCloseable {
         return new String(b, off + 2, len, StandardCharsets.UTF_8);
     }
 
-    /** Writes a manifest holding the whole current state, then points CURRENT at it. */
+    /**
+     * Writes a manifest holding the whole current state, points CURRENT at it and deletes the old one.
+     * A failure before CURRENT is renamed leaves the old manifest in charge; after the rename the new
+     * one is adopted, and if the directory sync then fails the old file is kept (a crash may bring the
+     * old CURRENT back) and the manifest is marked broken so the next edit rolls again.
+     */
     private void writeNewManifest() throws IOException {
-        LogWriter old = manifest;
         long number = nextFileNumber++;
         Path path = FileNames.manifest(dir, number);
-        WritableFile file = fs.createLog(path);
-        LogWriter w = new LogWriter(file, FileHeader.KIND_MANIFEST);
+        Path tmp = dir.resolve(FileNames.CURRENT + FileNames.TEMP_SUFFIX);
+        LogWriter w = null;
         try {
+            w = new LogWriter(fs.createLog(path), FileHeader.KIND_MANIFEST);
             VersionEdit snap = new VersionEdit().scheme(scheme).logNumber(logNumber).nextFileNumber(nextFileNumber)
                     .lastSequence(lastSequence);
             Version v = current;
@@ -186,33 +207,51 @@ public final class VersionSet implements AutoCloseable {
             w.addRecord(rec, 0, rec.length);
             w.sync();
             fs.syncDirectory(dir);
-            writeCurrent(path.getFileName().toString());
+            writeCurrentTemp(tmp, path.getFileName().toString());
+            fs.rename(tmp, dir.resolve(FileNames.CURRENT));
         } catch (IOException | RuntimeException e) {
             closeQuietly(w);
-            fs.delete(path);
+            deleteQuietly(path);
             throw e;
         }
+        LogWriter old = manifest;
+        long oldNumber = manifestNumber;
         manifest = w;
         manifestNumber = number;
+        manifestBroken = false;
         if (old != null) {
             closeQuietly(old);
         }
+        try {
+            fs.syncDirectory(dir);
+        } catch (IOException e) {
+            manifestBroken = true;
+            throw e;
+        }
+        if (oldNumber >= 0) {
+            deleteQuietly(FileNames.manifest(dir, oldNumber));
+        }
     }
 
-    private void writeCurrent(String manifestName) throws IOException {
+    private void writeCurrentTemp(Path tmp, String manifestName) throws IOException {
         byte[] name = manifestName.getBytes(StandardCharsets.UTF_8);
         byte[] b = new byte[FileHeader.LENGTH + 2 + name.length + 4];
         System.arraycopy(FileHeader.encode(FileHeader.KIND_CURRENT, CURRENT_VERSION), 0, b, 0, FileHeader.LENGTH);
         Coding.putShort(b, FileHeader.LENGTH, name.length);
         System.arraycopy(name, 0, b, FileHeader.LENGTH + 2, name.length);
         Coding.putInt(b, FileHeader.LENGTH + 2 + name.length, Checksums.maskedCrc32c(name, 0, name.length));
-        Path tmp = dir.resolve(FileNames.CURRENT + FileNames.TEMP_SUFFIX);
         try (WritableFile f = fs.createLog(tmp)) {
             f.append(b, 0, b.length);
             f.sync();
         }
-        fs.rename(tmp, dir.resolve(FileNames.CURRENT));
-        fs.syncDirectory(dir);
+    }
+
+    private void deleteQuietly(Path path) {
+        try {
+            fs.delete(path);
+        } catch (IOException ignored) {
+            // an orphan; the sweep at the next open removes it
+        }
     }
 
     /**
@@ -220,6 +259,9 @@ public final class VersionSet implements AutoCloseable {
      * and, when the edit does not set them, the current log number and last sequence.
      */
     public synchronized void logAndApply(VersionEdit edit) throws IOException {
+        if (manifestBroken) {
+            writeNewManifest();
+        }
         if (edit.logNumber() < 0) {
             edit.logNumber(logNumber);
         }
@@ -231,30 +273,33 @@ public final class VersionSet implements AutoCloseable {
         builder.apply(edit, null, 0);
         Version v = builder.build();
         byte[] rec = edit.encode();
-        manifest.addRecord(rec, 0, rec.length);
-        manifest.sync();
+        try {
+            manifest.addRecord(rec, 0, rec.length);
+            manifest.sync();
+        } catch (IOException e) {
+            manifestBroken = true;
+            throw new ManifestWriteException("writing the manifest failed: " + e.getMessage(), e);
+        }
         for (byte[] r : edit.schemeRecords()) {
             schemeState.apply(r);
         }
         logNumber = edit.logNumber();
         installLocked(v);
         if (manifest.size() > MANIFEST_ROLL_BYTES) {
-            long old = manifestNumber;
-            writeNewManifest();
-            fs.delete(FileNames.manifest(dir, old));
+            try {
+                writeNewManifest();
+            } catch (IOException e) {
+                // The edit is durable in the current manifest; rolling is retried after the next edit.
+                LOG.warn("could not start a new manifest; continuing with the current one", e);
+            }
         }
     }
 
     private void installLocked(Version v) {
+        live.add(v);
         Version old = current;
         current = v;
         old.release();
-    }
-
-    private Version newVersion(List<List<FileMeta>> levels, Map<Long, Long> placements) {
-        Version v = new Version(levels, placements, onUnreferenced);
-        live.add(v);
-        return v;
     }
 
     /** The current version, retained; the caller must {@link Version#release()} it. */
@@ -272,8 +317,12 @@ public final class VersionSet implements AutoCloseable {
         return current;
     }
 
-    /** Numbers of every table in a live version (current or still referenced). */
-    public Set<Long> liveTables() {
+    /**
+     * Numbers of every table in a live version (current or still referenced). Synchronized with
+     * installs: versions join the live set only under this monitor, so an iteration cannot miss one
+     * that was installed (and then referenced by a reader) while it ran.
+     */
+    public synchronized Set<Long> liveTables() {
         Set<Long> out = new HashSet<>();
         for (Version v : live) {
             for (int level = 0; level < v.numLevels(); level++) {
@@ -389,7 +438,7 @@ public final class VersionSet implements AutoCloseable {
                 l.sort(i == 0 ? L0_ORDER : KEY_ORDER);
                 out.add(List.copyOf(l));
             }
-            return newVersion(out, placements);
+            return new Version(out, placements, onUnreferenced);
         }
     }
 
