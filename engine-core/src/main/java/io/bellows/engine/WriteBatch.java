@@ -20,11 +20,23 @@ public final class WriteBatch {
         void delete(byte[] key);
     }
 
-    private byte[] buf = new byte[64];
+    private byte[] buf;
     private int size;
     private int count;
     private long userBytes;
     private int maxValueLength;
+
+    public WriteBatch() {
+        this(64);
+    }
+
+    /** A batch whose buffer starts with room for {@code reservedBytes} of encoded operations. */
+    public WriteBatch(int reservedBytes) {
+        if (reservedBytes < 0) {
+            throw new IllegalArgumentException("reservedBytes must be >= 0, got " + reservedBytes);
+        }
+        buf = new byte[Math.max(16, reservedBytes)];
+    }
 
     public WriteBatch put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");

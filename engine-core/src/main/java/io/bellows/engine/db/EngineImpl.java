@@ -358,13 +358,14 @@ public final class EngineImpl implements Engine {
     public void put(byte[] key, byte[] value, WriteOptions options) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        write(new WriteBatch().put(key, value), options);
+        // Sized for the encoded put (kind byte, two varint lengths of at most 5 bytes, key, value).
+        write(new WriteBatch(11 + key.length + value.length).put(key, value), options);
     }
 
     @Override
     public void delete(byte[] key, WriteOptions options) {
         Objects.requireNonNull(key, "key");
-        write(new WriteBatch().delete(key), options);
+        write(new WriteBatch(6 + key.length).delete(key), options);
     }
 
     @Override
