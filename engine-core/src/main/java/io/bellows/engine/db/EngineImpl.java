@@ -39,7 +39,6 @@ import io.bellows.engine.version.VersionEdit;
 import io.bellows.engine.version.VersionSet;
 import io.bellows.engine.wal.BatchCodec;
 import io.bellows.engine.wal.LogReader;
-import io.bellows.engine.wal.LogWriter;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.Closeable;
 import java.io.IOException;
@@ -72,7 +71,7 @@ import org.slf4j.LoggerFactory;
  *   <li>Writers queue on {@link #lock}; the writer at the head (the leader) takes the queued batches
  *       into one group, appends them to the WAL as one record (one write, at most one force), inserts
  *       them into the MemStore and publishes the group's last sequence. Only the leader touches the WAL
- *       writer (under {@link #walLock}, shared with the background syncer) and switches MemStores.
+ *       writer ({@link Wal}, shared with the background syncer) and switches MemStores.
  *   <li>Readers take a MemStore view, then a version, then the visible sequence, all without locks.
  *       Flushes install the new table's version before dropping the MemStore snapshot, so a reader
  *       always finds the data in one or the other.
@@ -122,15 +121,7 @@ public final class EngineImpl implements Engine {
     /** Whether the active MemStore holds writes made with Durability.NONE. */
     private boolean unloggedWrites;
 
-    private final ReentrantLock walLock = new ReentrantLock();
-    private LogWriter wal;
-    private boolean walDirty;
-    /**
-     * Set when a WAL append or sync failed: the log may end in a partial record, so nothing more is
-     * appended to it and the next logged group first starts a new log (recovery cuts the partial
-     * record as a torn tail of the older log).
-     */
-    private boolean walBroken;
+    private Wal wal;
 
     private final ExecutorService flushExecutor;
     private final ExecutorService compactionExecutor;
@@ -215,7 +206,7 @@ public final class EngineImpl implements Engine {
         this.compactionExecutor = Executors.newFixedThreadPool(maxCompactions, threads("bellows-compaction"));
         this.scheduler = Executors.newSingleThreadScheduledExecutor(threads("bellows-scheduler"));
         long syncMs = options.walSyncInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::backgroundSync, syncMs, syncMs, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(wal::backgroundSync, syncMs, syncMs, TimeUnit.MILLISECONDS);
         lock.lock();
         try {
             maybeScheduleCompaction();
@@ -283,7 +274,7 @@ public final class EngineImpl implements Engine {
         }
         versions.setLastSequence(maxSeq);
         long walNumber = versions.newFileNumber();
-        wal = createWal(walNumber);
+        wal = new Wal(dir, fs, walNumber);
         writeRecoveredTable(walNumber);
         sweepObsoleteFiles(true);
     }
@@ -464,8 +455,8 @@ public final class EngineImpl implements Engine {
     /** REQUIRES: lock held, caller is the leader. Releases the lock while doing I/O and inserting. */
     private void writeGroup(List<Writer> group) throws IOException {
         boolean logged = group.get(0).logged();
-        if (logged && walBroken) {
-            rollWal();
+        if (logged && wal.needsRoll()) {
+            wal.roll(versions.newFileNumber());
         }
         long first = versions.lastSequence() + 1;
         long count = 0;
@@ -491,22 +482,7 @@ public final class EngineImpl implements Engine {
         try {
             if (logged) {
                 byte[] record = BatchCodec.encode(first, batches);
-                walLock.lock();
-                try {
-                    wal.addRecord(record, 0, record.length);
-                    if (sync) {
-                        wal.sync();
-                        walDirty = false;
-                    } else {
-                        wal.flush();
-                        walDirty = true;
-                    }
-                } catch (IOException e) {
-                    walBroken = true;
-                    throw e;
-                } finally {
-                    walLock.unlock();
-                }
+                wal.append(record, sync);
                 counters.walBytes.add(record.length);
             }
             long seq = first;
@@ -593,61 +569,12 @@ public final class EngineImpl implements Engine {
 
     /** REQUIRES: lock held, leader. Starts a new WAL, snapshots the MemStore, schedules its flush. */
     private void switchMemStore() throws IOException {
-        long number = rollWal();
+        long number = versions.newFileNumber();
+        wal.roll(number);
         pendingFlush = memstore.snapshot();
         pendingFlushLog = number;
         unloggedWrites = false;
         scheduleFlush(0);
-    }
-
-    /**
-     * REQUIRES: lock held, leader. Makes a new log file current and returns its number. The new file's
-     * directory entry is durable before any write goes to it, so a SYNC write acknowledged in it cannot
-     * vanish with its file. The old log is forced first, so that a machine crash cannot lose its tail
-     * while a later log survives (writes are never reordered); if it is broken that is best effort,
-     * and its unsynced tail was never acknowledged as SYNC.
-     */
-    private long rollWal() throws IOException {
-        long number = versions.newFileNumber();
-        LogWriter next = createWal(number);
-        walLock.lock();
-        try {
-            try {
-                wal.sync();
-            } catch (IOException e) {
-                if (!walBroken) {
-                    LOG.warn("forcing the WAL before switching logs failed", e);
-                }
-            }
-            try {
-                wal.close();
-            } catch (IOException e) {
-                LOG.warn("closing the old WAL failed", e);
-            }
-            wal = next;
-            walDirty = false;
-            walBroken = false;
-        } finally {
-            walLock.unlock();
-        }
-        return number;
-    }
-
-    private LogWriter createWal(long number) throws IOException {
-        Path path = FileNames.log(dir, number);
-        LogWriter w = new LogWriter(fs.createLog(path), FileHeader.KIND_WAL);
-        try {
-            w.sync();
-            fs.syncDirectory(dir);
-        } catch (IOException e) {
-            try {
-                w.close();
-            } catch (IOException ignored) {
-                // already failing
-            }
-            throw e;
-        }
-        return w;
     }
 
     private void scheduleFlush(long delayMs) {
@@ -727,24 +654,6 @@ public final class EngineImpl implements Engine {
 
     private static long retryDelay(int failures) {
         return Math.min(MAX_RETRY_DELAY_MS, 50L << Math.min(failures, 10));
-    }
-
-    /** Forces the WAL for ASYNC writes, every walSyncInterval. */
-    private void backgroundSync() {
-        if (!walLock.tryLock()) {
-            return;
-        }
-        try {
-            if (walDirty && wal != null && !walBroken) {
-                wal.sync();
-                walDirty = false;
-            }
-        } catch (IOException e) {
-            walBroken = true;
-            LOG.error("background WAL sync failed; the next write starts a new log", e);
-        } finally {
-            walLock.unlock();
-        }
     }
 
     // ---------------------------------------------------------------- compaction
@@ -1187,19 +1096,10 @@ public final class EngineImpl implements Engine {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        walLock.lock();
         try {
-            if (wal != null) {
-                if (!walBroken) {
-                    wal.sync();
-                }
-                wal.close();
-                wal = null;
-            }
+            wal.close();
         } catch (IOException e) {
             LOG.error("closing the WAL failed", e);
-        } finally {
-            walLock.unlock();
         }
         try {
             versions.close();
@@ -1222,7 +1122,6 @@ public final class EngineImpl implements Engine {
             } catch (IOException ignored) {
                 // open is failing anyway
             }
-            wal = null;
         }
     }
 
