@@ -166,6 +166,7 @@ class EngineApiTest {
     void createIfMissingAndErrorIfExists() {
         assertThrows(IllegalArgumentException.class,
                 () -> Engine.open(dir.resolve("nope"), EngineOptions.builder().createIfMissing(false).build()));
+        assertFalse(java.nio.file.Files.exists(dir.resolve("nope")), "a refused open creates nothing");
         Engine.open(dir, EngineOptions.defaults()).close();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Engine.open(dir, EngineOptions.builder().errorIfExists(true).build()));
@@ -212,6 +213,22 @@ class EngineApiTest {
             assertEquals(100, registry.get("bellows.gets").functionCounter().count());
             assertTrue(registry.get("bellows.bytes.written").tag("cause", "flush").functionCounter().count() > 0);
             assertTrue(registry.get("bellows.write.amplification").gauge().value() >= 1.0);
+        }
+    }
+
+    @Test
+    void writersStallInsteadOfFailingWhenL0IsOverItsLimits() {
+        EngineOptions o = EngineConfigs.small(CompactionStyle.LEVELED, InMemoryCompaction.NONE)
+                .l0Triggers(1, 2, 3).backgroundThreads(2).build();
+        try (Engine db = Engine.open(dir, o)) {
+            byte[] value = new byte[200];
+            for (int i = 0; i < 20_000; i++) {
+                db.put(String.format("key%08d", (i * 7919) % 20_000).getBytes(), value);
+            }
+            EngineStats st = db.stats();
+            assertTrue(st.stalls() > 0, "writers must have been slowed or stopped: " + st);
+            assertTrue(st.stallNanos() > 0, st.toString());
+            assertArrayEquals(value, db.get(String.format("key%08d", 12345).getBytes()));
         }
     }
 

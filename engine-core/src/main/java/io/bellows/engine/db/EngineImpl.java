@@ -156,6 +156,9 @@ public final class EngineImpl implements Engine {
     public static Engine open(Path dir, EngineOptions options) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
+        if (!options.createIfMissing() && !java.nio.file.Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("store " + dir + " does not exist (createIfMissing is off)");
+        }
         try {
             return open(dir, options, DefaultFileSystem.forDirectory(dir, options.directIo()));
         } catch (IOException e) {
