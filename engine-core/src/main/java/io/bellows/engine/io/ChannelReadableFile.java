@@ -21,12 +21,7 @@ final class ChannelReadableFile implements ReadableFile {
     ChannelReadableFile(Path path) throws IOException {
         this.path = path;
         this.channel = new ReopeningChannel(path, StandardOpenOption.READ);
-        try {
-            this.size = channel.current().size();
-        } catch (IOException e) {
-            channel.close();
-            throw e;
-        }
+        this.size = channel.size();
     }
 
     @Override

@@ -31,12 +31,7 @@ final class DirectTableReader implements ReadableFile {
         this.path = path;
         this.align = align;
         this.channel = new ReopeningChannel(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-        try {
-            this.size = channel.current().size();
-        } catch (IOException e) {
-            channel.close();
-            throw e;
-        }
+        this.size = channel.size();
     }
 
     @Override

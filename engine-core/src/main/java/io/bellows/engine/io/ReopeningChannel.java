@@ -23,17 +23,25 @@ final class ReopeningChannel {
 
     private final Path path;
     private final OpenOption[] options;
+    private final long size;
     private volatile FileChannel channel;
     private volatile boolean closed;
 
+    /** Opens the file and reads its size (table files are immutable once written). */
     ReopeningChannel(Path path, OpenOption... options) throws IOException {
         this.path = path;
         this.options = options.clone();
         this.channel = FileChannel.open(path, options);
+        try {
+            this.size = channel.size();
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
     }
 
-    FileChannel current() {
-        return channel;
+    long size() {
+        return size;
     }
 
     <T> T read(Read<T> read) throws IOException {
