@@ -217,6 +217,25 @@ class EngineApiTest {
     }
 
     @Test
+    void largeValuesSurviveWalReplayFlushAndCompaction() {
+        byte[] big = new byte[12 << 20];
+        new java.util.Random(7).nextBytes(big);
+        EngineOptions o = EngineOptions.builder().maxValueLength(16 << 20).build();
+        try (Engine db = Engine.open(dir, o)) {
+            db.put(b("big"), big, WriteOptions.sync());
+            db.put(b("small"), b("s"));
+        }
+        try (Engine db = Engine.open(dir, o)) {
+            assertArrayEquals(big, db.get(b("big")), "after WAL replay");
+            db.put(b("big2"), big);
+            db.compactRange(null, null);
+            assertArrayEquals(big, db.get(b("big")), "after compaction");
+            assertArrayEquals(big, db.get(b("big2")));
+            assertArrayEquals(b("s"), db.get(b("small")));
+        }
+    }
+
+    @Test
     void writersStallInsteadOfFailingWhenL0IsOverItsLimits() {
         EngineOptions o = EngineConfigs.small(CompactionStyle.LEVELED, InMemoryCompaction.NONE)
                 .l0Triggers(1, 2, 3).backgroundThreads(2).build();
