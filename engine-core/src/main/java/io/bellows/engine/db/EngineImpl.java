@@ -99,6 +99,7 @@ public final class EngineImpl implements Engine {
     private final TableCache tables;
     private final SnapshotList snapshots = new SnapshotList();
     private final TableOutputs.Format tableFormat;
+    private final ObsoleteFiles obsoleteFiles;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a flush or compaction finishes, fails, or the engine closes. */
@@ -187,6 +188,7 @@ public final class EngineImpl implements Engine {
         this.tableFormat = new TableOutputs.Format(options.blockSize(), options.blockRestartInterval(),
                 options.bloomBitsPerKey());
         this.maxCompactions = Math.max(1, options.backgroundThreads() - 1);
+        this.obsoleteFiles = new ObsoleteFiles(dir, fs, versions, pendingOutputs, tables);
         fs.createDirectories(dir);
         this.dirLock = fs.lock(dir.resolve(FileNames.LOCK));
         boolean ok = false;
@@ -279,7 +281,7 @@ public final class EngineImpl implements Engine {
         long walNumber = versions.newFileNumber();
         wal = new Wal(dir, fs, walNumber);
         writeRecoveredTable(walNumber);
-        sweepObsoleteFiles(true);
+        obsoleteFiles.sweep(true);
     }
 
     /** Replays one WAL file into the MemStore; returns the highest sequence it held. */
@@ -760,44 +762,13 @@ public final class EngineImpl implements Engine {
             scheduler.execute(() -> {
                 sweepScheduled.set(false);
                 try {
-                    sweepObsoleteFiles(false);
+                    obsoleteFiles.sweep(false);
                 } catch (IOException | RuntimeException e) {
                     LOG.warn("could not delete obsolete files; will retry after the next flush or compaction", e);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             sweepScheduled.set(false);
-        }
-    }
-
-    /**
-     * Deletes tables no live version holds, logs older than the manifest's log number, old manifests,
-     * and (at open) temporary files.
-     */
-    private synchronized void sweepObsoleteFiles(boolean atOpen) throws IOException {
-        // Order matters. A table is registered as pending before its file is created and leaves the
-        // pending set only after its version is installed. So every table file in the listing is, by the
-        // time the pending set is read after the listing, either still pending or already installed, and
-        // the live tables read last then include it.
-        List<String> names = fs.list(dir);
-        Set<Long> keep = new HashSet<>(pendingOutputs);
-        keep.addAll(versions.liveTables());
-        long logNumber = versions.logNumber();
-        long manifest = versions.manifestNumber();
-        for (String name : names) {
-            long table = FileNames.number(name, FileNames.TABLE_SUFFIX);
-            long log = FileNames.number(name, FileNames.LOG_SUFFIX);
-            long man = FileNames.manifestNumber(name);
-            boolean delete = (table >= 0 && !keep.contains(table))
-                    || (log >= 0 && log < logNumber)
-                    || (atOpen && man >= 0 && man != manifest)
-                    || (atOpen && name.endsWith(FileNames.TEMP_SUFFIX));
-            if (delete) {
-                if (table >= 0) {
-                    tables.evict(table);
-                }
-                fs.delete(dir.resolve(name));
-            }
         }
     }
 
