@@ -1,6 +1,7 @@
 package io.bellows.engine.db;
 
 import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ final class Handles {
             if (!explicit) {
                 LOG.warn("{} was not closed before it became unreachable; released it now. Close every {} "
                         + "(try-with-resources) so it does not pin versions and files longer than needed.", what, what);
-                Leaks.count.increment();
+                LEAKS.increment();
             }
             release();
         }
@@ -42,12 +43,8 @@ final class Handles {
         abstract void release();
     }
 
-    /** Counts leaked handles, for tests and stats. */
-    static final class Leaks {
-        static final java.util.concurrent.atomic.LongAdder count = new java.util.concurrent.atomic.LongAdder();
-
-        private Leaks() {}
-    }
+    /** Handles released as leaks since the JVM started. */
+    static final LongAdder LEAKS = new LongAdder();
 
     static Cleaner.Cleanable register(Object handle, Resource resource) {
         return CLEANER.register(handle, resource);

@@ -16,12 +16,10 @@ import java.util.Objects;
 final class ChannelReadableFile implements ReadableFile {
     private final Path path;
     private final ReopeningChannel channel;
-    private final long size;
 
     ChannelReadableFile(Path path) throws IOException {
         this.path = path;
         this.channel = new ReopeningChannel(path, StandardOpenOption.READ);
-        this.size = channel.size();
     }
 
     @Override
@@ -35,7 +33,7 @@ final class ChannelReadableFile implements ReadableFile {
             while (bb.hasRemaining()) {
                 if (ch.read(bb, position + (bb.position() - off)) < 0) {
                     throw new EOFException(path + ": read of " + len + " bytes at " + position
-                            + " passes the end of the " + size + "-byte file");
+                            + " passes the end of the " + channel.size() + "-byte file");
                 }
             }
             return null;
@@ -44,7 +42,7 @@ final class ChannelReadableFile implements ReadableFile {
 
     @Override
     public long size() {
-        return size;
+        return channel.size();
     }
 
     @Override

@@ -25,13 +25,11 @@ final class DirectTableReader implements ReadableFile {
     private final Path path;
     private final ReopeningChannel channel;
     private final int align;
-    private final long size;
 
     DirectTableReader(Path path, int align) throws IOException {
         this.path = path;
         this.align = align;
         this.channel = new ReopeningChannel(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-        this.size = channel.size();
     }
 
     @Override
@@ -52,7 +50,7 @@ final class DirectTableReader implements ReadableFile {
             int n = Math.min(want, span - skip);
             if (got < skip + n) {
                 throw new EOFException(path + ": read of " + len + " bytes at " + position + " passes the end of the "
-                        + size + "-byte file");
+                        + channel.size() + "-byte file");
             }
             buf.get(skip, dst, off + done, n);
             done += n;
@@ -93,7 +91,7 @@ final class DirectTableReader implements ReadableFile {
 
     @Override
     public long size() {
-        return size;
+        return channel.size();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.bellows.engine.memstore;
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.key.Lookup;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -41,7 +42,7 @@ final class SkipListSegment implements Segment {
     @Override
     public boolean get(byte[] key, long seq, Lookup out) {
         Cell c = cells.ceilingKey(new Cell(key, seq, InternalKeys.KIND_PUT, null));
-        if (c == null || !java.util.Arrays.equals(c.key, key)) {
+        if (c == null || !Arrays.equals(c.key, key)) {
             return false;
         }
         out.set(c.sequence, c.kind, c.value);

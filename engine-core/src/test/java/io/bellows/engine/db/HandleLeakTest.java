@@ -19,14 +19,14 @@ class HandleLeakTest {
                 InMemoryCompaction.NONE).build(), new CrashableFileSystem());
         try {
             db.put("k".getBytes(), "v".getBytes());
-            long before = Handles.Leaks.count.sum();
+            long before = Handles.LEAKS.sum();
             leakCursorAndSnapshot(db);
             long deadline = System.nanoTime() + 10_000_000_000L;
-            while (Handles.Leaks.count.sum() < before + 2 && System.nanoTime() < deadline) {
+            while (Handles.LEAKS.sum() < before + 2 && System.nanoTime() < deadline) {
                 System.gc();
                 Thread.sleep(20);
             }
-            assertTrue(Handles.Leaks.count.sum() >= before + 2, "both leaked handles must be reported");
+            assertTrue(Handles.LEAKS.sum() >= before + 2, "both leaked handles must be reported");
             // The released snapshot no longer holds back compaction.
             assertTrue(db.snapshotCount() == 0, "the leaked snapshot was unregistered");
         } finally {
