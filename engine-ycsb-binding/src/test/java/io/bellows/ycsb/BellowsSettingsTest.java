@@ -1,0 +1,144 @@
+package io.bellows.ycsb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Durability;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.InMemoryCompaction;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import site.ycsb.DBException;
+
+class BellowsSettingsTest {
+    @Test
+    void defaultsAreTheEngineDefaultsAndAsyncWrites() throws DBException {
+        BellowsSettings s = BellowsSettings.parse(props("bellows.dir", "/tmp/x/../y", "recordcount", "5", "threadcount", "2"));
+        assertEquals(Path.of("/tmp/y"), s.dir());
+        assertEquals(Durability.ASYNC, s.durability());
+        assertEquals(EngineOptions.defaults().toString(), s.options().toString());
+    }
+
+    @Test
+    void everyKeyReachesItsOption() throws DBException {
+        BellowsSettings s = BellowsSettings.parse(props(
+                "bellows.dir", "/tmp/db",
+                "bellows.compaction", "leveled",
+                "bellows.inmemory", "None",
+                "bellows.memstore_size", "8m",
+                "bellows.durability", "sync",
+                "bellows.block_cache_size", "1g",
+                "bellows.bloom_bits", "12",
+                "bellows.direct_io", "FALSE",
+                "bellows.max_value_length", "4096",
+                "bellows.block_size", "16k",
+                "bellows.block_restart_interval", "8",
+                "bellows.target_file_size", "2m",
+                "bellows.max_bytes_for_level_base", "10m",
+                "bellows.level_size_multiplier", "8",
+                "bellows.num_levels", "5",
+                "bellows.l0_compaction_trigger", "2",
+                "bellows.l0_stop_trigger", "50",
+                "bellows.wal_sync_interval_ms", "7",
+                "bellows.background_threads", "3",
+                "bellows.create_if_missing", "false",
+                "bellows.error_if_exists", "true"));
+        EngineOptions o = s.options();
+        assertEquals(CompactionStyle.LEVELED, o.compaction());
+        assertEquals(InMemoryCompaction.NONE, o.inMemoryCompaction());
+        assertEquals(8L << 20, o.memstoreSize());
+        assertEquals(Durability.SYNC, s.durability());
+        assertEquals(1L << 30, o.blockCacheSize());
+        assertEquals(12, o.bloomBitsPerKey());
+        assertFalse(o.directIo());
+        assertEquals(4096, o.maxValueLength());
+        assertEquals(16 << 10, o.blockSize());
+        assertEquals(8, o.blockRestartInterval());
+        assertEquals(2L << 20, o.targetFileSize());
+        assertEquals(10L << 20, o.maxBytesForLevelBase());
+        assertEquals(8, o.levelSizeMultiplier());
+        assertEquals(5, o.numLevels());
+        assertEquals(2, o.l0CompactionTrigger());
+        assertEquals(EngineOptions.defaults().l0SlowdownTrigger(), o.l0SlowdownTrigger());
+        assertEquals(50, o.l0StopTrigger());
+        assertEquals(Duration.ofMillis(7), o.walSyncInterval());
+        assertEquals(3, o.backgroundThreads());
+        assertFalse(o.createIfMissing());
+        assertTrue(o.errorIfExists());
+    }
+
+    @Test
+    void dirIsRequired() {
+        assertRefused(props("bellows.compaction", "LEVELED"), "bellows.dir is required: the directory of the store, e.g. -p bellows.dir=/tmp/bellows-ycsb");
+        assertRefused(props("bellows.dir", " "), "bellows.dir is required: the directory of the store, e.g. -p bellows.dir=/tmp/bellows-ycsb");
+    }
+
+    @Test
+    void unknownKeysAreRefusedWithTheListOfKnownOnes() {
+        DBException e = assertThrows(DBException.class, () -> BellowsSettings.parse(props("bellows.dir", "/tmp/db", "bellows.memstoresize", "8m")));
+        assertEquals("unknown property bellows.memstoresize; the Bellows binding accepts " + String.join(", ", BellowsSettings.knownKeys()), e.getMessage());
+        assertTrue(Arrays.asList(BellowsSettings.knownKeys()).contains("bellows.memstore_size"));
+        // Memory layouts do not exist yet, so their key is refused like any other unknown key.
+        assertThrows(DBException.class, () -> BellowsSettings.parse(props("bellows.dir", "/tmp/db", "bellows.layout", "ARENA")));
+    }
+
+    @Test
+    void enumsNameTheAllowedValues() {
+        assertRefused(props("bellows.dir", "/d", "bellows.compaction", "tiered"),
+                "bellows.compaction=tiered is not one of " + Arrays.toString(CompactionStyle.values()));
+        assertRefused(props("bellows.dir", "/d", "bellows.inmemory", "x"),
+                "bellows.inmemory=x is not one of " + Arrays.toString(InMemoryCompaction.values()));
+        assertRefused(props("bellows.dir", "/d", "bellows.durability", "fsync"), "bellows.durability=fsync is not one of [SYNC, ASYNC, NONE]");
+    }
+
+    @Test
+    void malformedNumbersAndBooleansAreRefused() {
+        assertRefused(props("bellows.dir", "/d", "bellows.memstore_size", "64MB"),
+                "bellows.memstore_size=64MB is not a byte count such as 67108864 or 64m (suffixes k, m, g, t)");
+        assertRefused(props("bellows.dir", "/d", "bellows.memstore_size", "-1"),
+                "bellows.memstore_size=-1 is not a byte count such as 67108864 or 64m (suffixes k, m, g, t)");
+        assertRefused(props("bellows.dir", "/d", "bellows.block_cache_size", "9999999999999999999t"), "bellows.block_cache_size=9999999999999999999t is too large");
+        assertRefused(props("bellows.dir", "/d", "bellows.block_size", "4g"), "bellows.block_size=4g is too large: at most 2147483647 bytes");
+        assertRefused(props("bellows.dir", "/d", "bellows.bloom_bits", "ten"), "bellows.bloom_bits=ten is not an integer");
+        assertRefused(props("bellows.dir", "/d", "bellows.direct_io", "yes"), "bellows.direct_io=yes is not true or false");
+    }
+
+    @Test
+    void valuesOutsideTheEngineLimitsNameKeyAndLimit() {
+        assertRefused(props("bellows.dir", "/d", "bellows.memstore_size", "1k"),
+                "bellows.memstore_size=1k is out of range: memstoreSize must be between 65536 and 68719476736, got 1024");
+        assertRefused(props("bellows.dir", "/d", "bellows.bloom_bits", "65"),
+                "bellows.bloom_bits=65 is out of range: bloomBitsPerKey must be between 0 and 64, got 65");
+        assertRefused(props("bellows.dir", "/d", "bellows.l0_compaction_trigger", "30"),
+                "bellows.l0_compaction_trigger/bellows.l0_slowdown_trigger/bellows.l0_stop_trigger = 30/20/36 rejected: "
+                        + "L0 triggers must satisfy compaction (30) <= slowdown (20) <= stop (36)");
+    }
+
+    @Test
+    void sameAsComparesTheBellowsPropertiesOnly() throws DBException {
+        BellowsSettings a = BellowsSettings.parse(props("bellows.dir", "/d", "bellows.bloom_bits", "5", "threadcount", "1"));
+        BellowsSettings b = BellowsSettings.parse(props("bellows.dir", "/d", "bellows.bloom_bits", "5", "threadcount", "4"));
+        BellowsSettings c = BellowsSettings.parse(props("bellows.dir", "/d", "bellows.bloom_bits", "6"));
+        assertTrue(a.sameAs(b));
+        assertFalse(a.sameAs(c));
+    }
+
+    private static void assertRefused(Properties p, String message) {
+        DBException e = assertThrows(DBException.class, () -> BellowsSettings.parse(p));
+        assertEquals(message, e.getMessage());
+    }
+
+    static Properties props(String... kv) {
+        Properties p = new Properties();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.setProperty(kv[i], kv[i + 1]);
+        }
+        return p;
+    }
+}
