@@ -32,6 +32,17 @@ class RecordCodecTest {
             0x02, 'f', '1', 0x00,
         };
         assertArrayEquals(expected, RecordCodec.encodeBytes(fields));
+
+        Map<String, ByteIterator> update = new LinkedHashMap<>();
+        update.put("f1", new StringByteIterator("z"));
+        update.put("field9", new StringByteIterator("q"));
+        byte[] merged = {
+            0x01, 0x03,
+            0x06, 'f', 'i', 'e', 'l', 'd', '0', 0x03, 'a', 'b', 'c',
+            0x02, 'f', '1', 0x01, 'z',
+            0x06, 'f', 'i', 'e', 'l', 'd', '9', 0x01, 'q',
+        };
+        assertArrayEquals(merged, RecordCodec.merge(expected, update));
     }
 
     @Test
