@@ -60,13 +60,14 @@ final class BellowsSettings {
     private final Path dir;
     private final EngineOptions options;
     private final Durability durability;
-    private final Map<String, String> given;
+    /** The {@code bellows.*} properties other than the directory, as given. */
+    private final Map<String, String> tuning;
 
-    private BellowsSettings(Path dir, EngineOptions options, Durability durability, Map<String, String> given) {
+    private BellowsSettings(Path dir, EngineOptions options, Durability durability, Map<String, String> tuning) {
         this.dir = dir;
         this.options = options;
         this.durability = durability;
-        this.given = given;
+        this.tuning = tuning;
     }
 
     /** Every {@code bellows.*} key this binding accepts, sorted. */
@@ -128,6 +129,7 @@ final class BellowsSettings {
                         + slowdown + "/" + stop + " rejected: " + limit.getMessage(), limit);
             }
         }
+        given.remove(DIR);
         return new BellowsSettings(dir, builder.build(), durability, given);
     }
 
@@ -143,14 +145,17 @@ final class BellowsSettings {
         return durability;
     }
 
-    /** Whether {@code other} was made from the same {@code bellows.*} properties, so both can share one engine. */
+    /**
+     * Whether {@code other} names the same directory with the same other {@code bellows.*} properties, so
+     * both can share one engine. Directories compare normalized: {@code /tmp/db/} and {@code /tmp/db} match.
+     */
     boolean sameAs(BellowsSettings other) {
-        return given.equals(other.given);
+        return dir.equals(other.dir) && tuning.equals(other.tuning);
     }
 
     @Override
     public String toString() {
-        return given.toString();
+        return DIR + "=" + dir + (tuning.isEmpty() ? "" : " " + tuning);
     }
 
     static <E extends Enum<E>> E parseEnum(String key, String value, Class<E> type) throws DBException {

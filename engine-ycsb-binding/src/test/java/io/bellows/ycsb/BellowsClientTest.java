@@ -168,7 +168,9 @@ class BellowsClientTest {
         p.setProperty("bellows.bloom_bits", "3");
         other.setProperties(p);
         DBException e = assertThrows(DBException.class, other::init);
-        assertTrue(e.getMessage().contains("is already open in this JVM with {bellows.dir="), e.getMessage());
+        assertEquals("the Bellows store in " + tmp.resolve("db") + " is already open in this JVM with bellows.dir="
+                + tmp.resolve("db") + " {bellows.memstore_size=256k}; this client asks for bellows.dir=" + tmp.resolve("db")
+                + " {bellows.bloom_bits=3}", e.getMessage());
         assertEquals(1, SharedEngines.clients(tmp.resolve("db")));
     }
 

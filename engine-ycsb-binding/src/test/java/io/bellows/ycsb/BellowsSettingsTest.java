@@ -121,12 +121,16 @@ class BellowsSettingsTest {
     }
 
     @Test
-    void sameAsComparesTheBellowsPropertiesOnly() throws DBException {
+    void sameAsComparesDirectoryAndTheOtherBellowsPropertiesOnly() throws DBException {
         BellowsSettings a = BellowsSettings.parse(props("bellows.dir", "/d", "bellows.bloom_bits", "5", "threadcount", "1"));
         BellowsSettings b = BellowsSettings.parse(props("bellows.dir", "/d", "bellows.bloom_bits", "5", "threadcount", "4"));
         BellowsSettings c = BellowsSettings.parse(props("bellows.dir", "/d", "bellows.bloom_bits", "6"));
+        BellowsSettings d = BellowsSettings.parse(props("bellows.dir", "/d/./", "bellows.bloom_bits", "5"));
+        BellowsSettings e = BellowsSettings.parse(props("bellows.dir", "/e", "bellows.bloom_bits", "5"));
         assertTrue(a.sameAs(b));
         assertFalse(a.sameAs(c));
+        assertTrue(a.sameAs(d), "directories compare normalized");
+        assertFalse(a.sameAs(e));
     }
 
     private static void assertRefused(Properties p, String message) {
