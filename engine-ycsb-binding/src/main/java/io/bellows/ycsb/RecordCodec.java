@@ -26,35 +26,37 @@ final class RecordCodec {
 
     /** Encodes {@code fields} in the map's iteration order; each value iterator is consumed. */
     static byte[] encode(Map<String, ? extends ByteIterator> fields) {
-        Map<String, byte[]> values = new LinkedHashMap<>(fields.size() * 2);
+        String[] names = new String[fields.size()];
+        byte[][] values = new byte[names.length][];
+        int i = 0;
         for (Map.Entry<String, ? extends ByteIterator> e : fields.entrySet()) {
-            values.put(e.getKey(), e.getValue().toArray());
+            names[i] = e.getKey();
+            values[i++] = e.getValue().toArray();
         }
-        return encodeBytes(values);
+        return encode(names, values);
     }
 
     static byte[] encodeBytes(Map<String, byte[]> fields) {
-        byte[][] names = new byte[fields.size()][];
-        int size = 1 + varIntSize(fields.size());
-        int i = 0;
-        for (Map.Entry<String, byte[]> e : fields.entrySet()) {
-            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-            names[i++] = name;
-            int valueLength = e.getValue().length;
-            size = Math.addExact(size, varIntSize(name.length) + name.length + varIntSize(valueLength));
-            size = Math.addExact(size, valueLength);
+        return encode(fields.keySet().toArray(new String[0]), fields.values().toArray(new byte[0][]));
+    }
+
+    private static byte[] encode(String[] fieldNames, byte[][] values) {
+        byte[][] names = new byte[fieldNames.length][];
+        int size = 1 + varIntSize(names.length);
+        for (int i = 0; i < names.length; i++) {
+            names[i] = fieldNames[i].getBytes(StandardCharsets.UTF_8);
+            size = Math.addExact(size, varIntSize(names[i].length) + names[i].length + varIntSize(values[i].length));
+            size = Math.addExact(size, values[i].length);
         }
         byte[] out = new byte[size];
         out[0] = VERSION;
-        int pos = putVarInt(out, 1, fields.size());
-        i = 0;
-        for (byte[] value : fields.values()) {
-            byte[] name = names[i++];
-            pos = putVarInt(out, pos, name.length);
-            System.arraycopy(name, 0, out, pos, name.length);
-            pos = putVarInt(out, pos + name.length, value.length);
-            System.arraycopy(value, 0, out, pos, value.length);
-            pos += value.length;
+        int pos = putVarInt(out, 1, names.length);
+        for (int i = 0; i < names.length; i++) {
+            pos = putVarInt(out, pos, names[i].length);
+            System.arraycopy(names[i], 0, out, pos, names[i].length);
+            pos = putVarInt(out, pos + names[i].length, values[i].length);
+            System.arraycopy(values[i], 0, out, pos, values[i].length);
+            pos += values[i].length;
         }
         return out;
     }
