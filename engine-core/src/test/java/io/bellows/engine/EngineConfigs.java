@@ -39,6 +39,9 @@ public final class EngineConfigs {
                 .numLevels(5)
                 .l0Triggers(2, 8, 12)
                 .blockCacheSize(256 << 10)
-                .walSyncInterval(java.time.Duration.ofMillis(20));
+                .walSyncInterval(java.time.Duration.ofMillis(20))
+                // FLSM: guards at every level for a few thousand keys (L1 one in 256 keys .. L4 one in 4).
+                .flsmGuardBits(10, 2)
+                .flsmGuardMaxBytes(128 << 10);
     }
 }
