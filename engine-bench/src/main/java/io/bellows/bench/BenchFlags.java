@@ -139,6 +139,26 @@ final class BenchFlags {
                 "engine threads for flushes and compactions",
                 (v, s) -> engine("background_threads",
                         () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
+        add(m, "target_file_size", "BYTES", sizeText(d.targetFileSize()), "size at which compaction output is cut",
+                (v, s) -> engine("target_file_size", () -> v.engine.targetFileSize(bytesIn("target_file_size", s))));
+        add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
+                (v, s) -> engine("max_bytes_for_level_base",
+                        () -> v.engine.maxBytesForLevelBase(bytesIn("max_bytes_for_level_base", s))));
+        add(m, "num_levels", "N", Integer.toString(d.numLevels()), "levels including L0",
+                (v, s) -> engine("num_levels", () -> v.engine.numLevels((int) longIn("num_levels", s, 2, 20))));
+        add(m, "flsm_top_level_bits", "N", Integer.toString(d.flsmTopLevelBits()),
+                "FLSM: hash bits of a level-0 guard; level i needs top - i * decrement (with --flsm_bit_decrement)",
+                (v, s) -> v.flsmTopLevelBits = (int) longIn("flsm_top_level_bits", s, 1, 62));
+        add(m, "flsm_bit_decrement", "N", Integer.toString(d.flsmBitDecrement()), "FLSM: fewer guard bits per level",
+                (v, s) -> v.flsmBitDecrement = (int) longIn("flsm_bit_decrement", s, 0, 16));
+        add(m, "flsm_max_tables_per_guard", "N", Integer.toString(d.flsmMaxTablesPerGuard()),
+                "FLSM: overlapping tables that make a guard due (max_sstables_per_guard)",
+                (v, s) -> engine("flsm_max_tables_per_guard",
+                        () -> v.engine.flsmMaxTablesPerGuard((int) longIn("flsm_max_tables_per_guard", s, 1, 1000))));
+        add(m, "flsm_guard_max_bytes", "BYTES", sizeText(d.flsmGuardMaxBytes()),
+                "FLSM: byte cap of a level-1 guard, doubling per level",
+                (v, s) -> engine("flsm_guard_max_bytes",
+                        () -> v.engine.flsmGuardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
@@ -295,8 +315,16 @@ final class BenchFlags {
         boolean histogram;
         Path csv;
         boolean help;
+        int flsmTopLevelBits = EngineOptions.defaults().flsmTopLevelBits();
+        int flsmBitDecrement = EngineOptions.defaults().flsmBitDecrement();
 
         BenchOptions build() {
+            try {
+                engine.flsmGuardBits(flsmTopLevelBits, flsmBitDecrement);
+                engine.build();
+            } catch (IllegalArgumentException e) {
+                throw new FlagException(e.getMessage());
+            }
             if (num > KeyCodec.capacity(keySize)) {
                 throw new FlagException("--key_size=" + keySize + " holds only " + KeyCodec.capacity(keySize)
                         + " distinct keys, fewer than --num=" + num);

@@ -40,8 +40,10 @@ public final class EngineConfigs {
                 .l0Triggers(2, 8, 12)
                 .blockCacheSize(256 << 10)
                 .walSyncInterval(java.time.Duration.ofMillis(20))
-                // FLSM: guards at every level for a few thousand keys (L1 one in 256 keys .. L4 one in 4).
+                // FLSM: guards at every level for a few thousand keys (L1 one in 256 keys .. L4 one in 4),
+                // guards that fill fast so data reaches the last level.
                 .flsmGuardBits(10, 2)
-                .flsmGuardMaxBytes(128 << 10);
+                .flsmMaxTablesPerGuard(2)
+                .flsmGuardMaxBytes(64 << 10);
     }
 }

@@ -159,7 +159,10 @@ final class EditPlanner {
         return Bytes.compare(f.smallestKey, key) < 0 && Bytes.compare(key, f.largestKey) <= 0;
     }
 
-    /** Deletes the committed guards in the compaction's range that hold nothing at any committed level. */
+    /**
+     * Deletes the committed guards in the compaction's range, and those enclosing it, that hold
+     * nothing at any level.
+     */
     private void deleteEmpty(Running self) {
         GuardLevel gl = base.levels[self.outputLevel()];
         int g = self.lo() == null ? 1 : Math.max(1, gl.find(self.lo()));
@@ -171,11 +174,25 @@ final class EditPlanner {
             if (self.lo() != null && Bytes.compare(key, self.lo()) < 0) {
                 continue;
             }
-            GuardSet.Guard guard = guards.get(key);
-            if (guard != null && !newFrom.containsKey(guard) && emptyEverywhere(guard)) {
-                removed.put(key, Boolean.TRUE);
-                edit.schemeRecord(GuardRecords.delete(key));
+            deleteIfEmpty(key);
+        }
+        // The guards that enclose the range at shallower levels may have lost their last data too.
+        if (self.lo() != null) {
+            for (int level = 1; level < self.outputLevel(); level++) {
+                GuardLevel enclosing = base.levels[level];
+                int e = enclosing.find(self.lo());
+                if (e > 0) {
+                    deleteIfEmpty(enclosing.keys[e]);
+                }
             }
+        }
+    }
+
+    private void deleteIfEmpty(byte[] key) {
+        GuardSet.Guard guard = guards.get(key);
+        if (guard != null && !removed.containsKey(key) && !newFrom.containsKey(guard) && emptyEverywhere(guard)) {
+            removed.put(key, Boolean.TRUE);
+            edit.schemeRecord(GuardRecords.delete(key));
         }
     }
 

@@ -334,6 +334,15 @@ public final class FlsmScheme implements CompactionScheme {
         EditPlanner.plan(guards, base, GuardIndex.of(base, numLevels), edit, running);
     }
 
+    /** The guard set (tests inspect it; callers synchronize on this scheme). */
+    GuardSet guards() {
+        return guards;
+    }
+
+    GuardHash hash() {
+        return hash;
+    }
+
     @Override
     public synchronized Object index(Version v) {
         return GuardIndex.build(v, guards, maxTables, guardMaxBytes);
