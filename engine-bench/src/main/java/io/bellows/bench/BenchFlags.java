@@ -170,6 +170,9 @@ final class BenchFlags {
                 (v, s) -> v.batchSize = (int) longIn("batch_size", s, 1, 1_000_000));
         add(m, "seek_nexts", "N", "10", "entries seekrandom reads after each seek",
                 (v, s) -> v.seekNexts = (int) longIn("seek_nexts", s, 0, 1_000_000));
+        add(m, "settle_seconds", "N", "0",
+                "after each write workload, wait up to N s for compaction to go idle, then print the stats again",
+                (v, s) -> v.settleSeconds = longIn("settle_seconds", s, 0, 86_400));
         add(m, "histogram", null, "false", "also print each workload's full latency distribution",
                 (v, s) -> v.histogram = bool("histogram", s));
         add(m, "csv", "PATH", "none", "also write the results to this CSV file",
@@ -315,6 +318,7 @@ final class BenchFlags {
         boolean histogram;
         Path csv;
         boolean help;
+        long settleSeconds;
         int flsmTopLevelBits = EngineOptions.defaults().flsmTopLevelBits();
         int flsmBitDecrement = EngineOptions.defaults().flsmBitDecrement();
 
@@ -346,7 +350,7 @@ final class BenchFlags {
             long derived = Math.max(1, num / 5);
             return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
                     keySize, valueSize, threads, distribution, durability, engine.build(), db, useExistingDb, seed,
-                    batchSize, seekNexts, histogram, csv, help);
+                    batchSize, seekNexts, histogram, csv, help, settleSeconds);
         }
     }
 
