@@ -206,6 +206,49 @@ class FlsmSchemeTest {
         }
     }
 
+    @Test
+    void consecutiveSeeksCompactTheGuardUnderThem() throws Exception {
+        EngineOptions o = options().flsmMaxTablesPerGuard(50).flsmGuardMaxBytes(1 << 30).flsmSeekCompactionThreshold(5)
+                .build();
+        CrashableFileSystem fs = new CrashableFileSystem();
+        Random rnd = new Random(5);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);
+        try (EngineImpl db = EngineImpl.open(DIR, o, fs)) {
+            for (int i = 0; i < 12_000; i++) {
+                byte[] k = key(rnd.nextInt(3_000));
+                byte[] v = value(rnd);
+                db.put(k, v, WriteOptions.defaults());
+                model.put(k, v);
+            }
+            db.flush();
+            FlsmStore.awaitQuiet(db);
+            long before = db.stats().compactions();
+            // A write between seeks restarts the count: no seek-based compaction.
+            for (int i = 0; i < 20; i++) {
+                seek(db, key(rnd.nextInt(3_000)));
+                byte[] k = key(rnd.nextInt(3_000));
+                byte[] v = value(rnd);
+                db.put(k, v, WriteOptions.defaults());
+                model.put(k, v);
+            }
+            FlsmStore.awaitQuiet(db);
+            assertEquals(before, db.stats().compactions(), "seeks interleaved with writes compacted");
+            for (int i = 0; i < 200; i++) {
+                seek(db, key(rnd.nextInt(3_000)));
+            }
+            FlsmStore.awaitQuiet(db);
+            assertTrue(db.stats().compactions() > before, "200 seeks without writes started no compaction");
+            assertMatches(model, db);
+        }
+        FlsmStore.open(DIR, fs, o).checkInvariants();
+    }
+
+    private static void seek(EngineImpl db, byte[] k) {
+        try (Cursor c = db.cursor(ReadOptions.defaults())) {
+            c.seek(k);
+        }
+    }
+
     private static void assertMatches(TreeMap<byte[], byte[]> model, EngineImpl db) {
         try (Cursor c = db.cursor(ReadOptions.defaults())) {
             c.seekToFirst();
