@@ -159,6 +159,13 @@ final class BenchFlags {
                 "FLSM: byte cap of a level-1 guard, doubling per level",
                 (v, s) -> engine("flsm_guard_max_bytes",
                         () -> v.engine.flsmGuardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
+        add(m, "flsm_seek_compaction", "N", Integer.toString(d.flsmSeekCompactionThreshold()),
+                "FLSM: consecutive seeks without writes that trigger a seek-based compaction; 0 = off",
+                (v, s) -> engine("flsm_seek_compaction", () -> v.engine.flsmSeekCompactionThreshold(
+                        (int) longIn("flsm_seek_compaction", s, 0, 1_000_000))));
+        add(m, "flsm_parallel_seeks", "true|false", Boolean.toString(d.flsmParallelSeeks()),
+                "FLSM: position a last-level guard's tables on several threads per seek",
+                (v, s) -> v.engine.flsmParallelSeeks(bool("flsm_parallel_seeks", s)));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));

@@ -35,6 +35,7 @@ public final class EngineOptions {
     private final int flsmMaxTablesPerGuard;
     private final long flsmGuardMaxBytes;
     private final int flsmSeekCompactionThreshold;
+    private final boolean flsmParallelSeeks;
 
     private EngineOptions(Builder b) {
         compaction = b.compaction;
@@ -62,6 +63,7 @@ public final class EngineOptions {
         flsmMaxTablesPerGuard = b.flsmMaxTablesPerGuard;
         flsmGuardMaxBytes = b.flsmGuardMaxBytes;
         flsmSeekCompactionThreshold = b.flsmSeekCompactionThreshold;
+        flsmParallelSeeks = b.flsmParallelSeeks;
     }
 
     public static Builder builder() {
@@ -100,6 +102,7 @@ public final class EngineOptions {
         b.flsmMaxTablesPerGuard = flsmMaxTablesPerGuard;
         b.flsmGuardMaxBytes = flsmGuardMaxBytes;
         b.flsmSeekCompactionThreshold = flsmSeekCompactionThreshold;
+        b.flsmParallelSeeks = flsmParallelSeeks;
         return b;
     }
 
@@ -208,6 +211,11 @@ public final class EngineOptions {
         return flsmSeekCompactionThreshold;
     }
 
+    /** FLSM: whether cursor seeks position a last-level guard's tables concurrently. */
+    public boolean flsmParallelSeeks() {
+        return flsmParallelSeeks;
+    }
+
     @Override
     public String toString() {
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
@@ -219,7 +227,8 @@ public final class EngineOptions {
                 + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
                 + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads
                 + (compaction == CompactionStyle.FLSM ? ", flsm=" + flsmTopLevelBits + "/" + flsmBitDecrement + "/"
-                        + flsmMaxTablesPerGuard + "/" + flsmGuardMaxBytes + "/" + flsmSeekCompactionThreshold : "")
+                        + flsmMaxTablesPerGuard + "/" + flsmGuardMaxBytes + "/" + flsmSeekCompactionThreshold
+                        + (flsmParallelSeeks ? "/parallel-seeks" : "") : "")
                 + "}";
     }
 
@@ -250,6 +259,7 @@ public final class EngineOptions {
         private int flsmMaxTablesPerGuard = 4;
         private long flsmGuardMaxBytes = 64L << 20;
         private int flsmSeekCompactionThreshold = 10;
+        private boolean flsmParallelSeeks = false;
 
         private Builder() {}
 
@@ -414,6 +424,17 @@ public final class EngineOptions {
          */
         public Builder flsmSeekCompactionThreshold(int seeks) {
             flsmSeekCompactionThreshold = (int) range("flsmSeekCompactionThreshold", seeks, 0, 1_000_000);
+            return this;
+        }
+
+        /**
+         * FLSM parallel seeks (paper §4.2): a cursor seek positions the tables of a last-level guard
+         * on several threads, so the device reads of one seek overlap. Default false: on the
+         * reference two-vCPU machine it did not pay off (docs/benchmarks.md); try it where seeks
+         * wait on device reads and cores are free.
+         */
+        public Builder flsmParallelSeeks(boolean enabled) {
+            flsmParallelSeeks = enabled;
             return this;
         }
 

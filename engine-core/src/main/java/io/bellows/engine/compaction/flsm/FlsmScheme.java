@@ -56,6 +56,7 @@ public final class FlsmScheme implements CompactionScheme {
     private final int maxTables;
     private final long guardMaxBytes;
     private final long targetFileSize;
+    private final boolean parallelSeeks;
     private final GuardHash hash;
     private final SeekTracker seeks;
     private final GuardSet guards;
@@ -72,6 +73,7 @@ public final class FlsmScheme implements CompactionScheme {
         maxTables = o.flsmMaxTablesPerGuard();
         guardMaxBytes = o.flsmGuardMaxBytes();
         targetFileSize = o.targetFileSize();
+        parallelSeeks = o.flsmParallelSeeks();
         hash = new GuardHash(o.flsmTopLevelBits(), o.flsmBitDecrement(), numLevels);
         seeks = new SeekTracker(o.flsmSeekCompactionThreshold());
         guards = new GuardSet(numLevels);
@@ -150,7 +152,8 @@ public final class FlsmScheme implements CompactionScheme {
         }
         for (int level = 1; level < numLevels; level++) {
             if (idx.levels[level].tableCount > 0) {
-                out.add(new GuardLevelIterator(idx.levels[level], tables, fillCache));
+                // Only the last level's tables are likely to be uncached (paper §4.2).
+                out.add(new GuardLevelIterator(idx.levels[level], tables, fillCache, parallelSeeks && level == last));
             }
         }
         return out;

@@ -22,13 +22,18 @@ final class GuardLevelIterator implements InternalIterator {
     private final int[] guards;
     private final TableSource tables;
     private final boolean fillCache;
+    /** Whether a seek positions a guard's tables concurrently ({@link ParallelSeek}). */
+    private final boolean parallel;
     private int pos = -1;
     private InternalIterator current;
+    /** The current guard's tables when they are seeked in parallel; null otherwise. */
+    private List<ParallelSeek.PreSeekedIterator> seekers;
 
-    GuardLevelIterator(GuardLevel level, TableSource tables, boolean fillCache) {
+    GuardLevelIterator(GuardLevel level, TableSource tables, boolean fillCache, boolean parallel) {
         this.level = level;
         this.tables = tables;
         this.fillCache = fillCache;
+        this.parallel = parallel;
         int n = 0;
         for (FileMeta[] t : level.tables) {
             n += t.length > 0 ? 1 : 0;
@@ -71,6 +76,9 @@ final class GuardLevelIterator implements InternalIterator {
         }
         open(lo);
         if (current != null) {
+            if (seekers != null) {
+                ParallelSeek.seekAll(seekers, userKey, sequence);
+            }
             current.seek(userKey, sequence);
         }
         skipExhausted();
@@ -99,6 +107,7 @@ final class GuardLevelIterator implements InternalIterator {
             current.close();
             current = null;
         }
+        seekers = null;
         pos = p;
         if (p < guards.length) {
             current = guardIterator(level.tables[guards[p]]);
@@ -118,7 +127,17 @@ final class GuardLevelIterator implements InternalIterator {
             its.forEach(InternalIterator::close);
             throw e;
         }
-        return its.size() == 1 ? its.get(0) : new MergingIterator(its);
+        if (its.size() == 1) {
+            return its.get(0);
+        }
+        if (parallel) {
+            seekers = new ArrayList<>(its.size());
+            for (InternalIterator it : its) {
+                seekers.add(new ParallelSeek.PreSeekedIterator(it));
+            }
+            return new MergingIterator(seekers);
+        }
+        return new MergingIterator(its);
     }
 
     @Override

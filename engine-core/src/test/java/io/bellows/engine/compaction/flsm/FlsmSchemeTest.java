@@ -243,6 +243,53 @@ class FlsmSchemeTest {
         FlsmStore.open(DIR, fs, o).checkInvariants();
     }
 
+    @Test
+    void parallelSeeksFindWhatSequentialSeeksFind() throws Exception {
+        // Guards that keep many tables, so last-level guards hold several to seek in parallel.
+        EngineOptions o = options().flsmMaxTablesPerGuard(6).flsmParallelSeeks(true).build();
+        CrashableFileSystem fs = new CrashableFileSystem();
+        Random rnd = new Random(9);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);
+        try (EngineImpl db = EngineImpl.open(DIR, o, fs)) {
+            for (int i = 0; i < 20_000; i++) {
+                byte[] k = key(rnd.nextInt(2_000));
+                byte[] v = value(rnd);
+                db.put(k, v, WriteOptions.defaults());
+                model.put(k, v);
+            }
+            db.compactRange(null, null);
+            for (int i = 0; i < 3_000; i++) {
+                byte[] k = key(rnd.nextInt(2_000));
+                byte[] v = value(rnd);
+                db.put(k, v, WriteOptions.defaults());
+                model.put(k, v);
+            }
+            db.compactRange(null, null);
+            FlsmStore.awaitQuiet(db);
+            assertMatches(model, db);
+            for (int i = 0; i < 500; i++) {
+                byte[] target = key(rnd.nextInt(2_100));
+                Map.Entry<byte[], byte[]> want = model.ceilingEntry(target);
+                try (Cursor c = db.cursor(ReadOptions.defaults())) {
+                    c.seek(target);
+                    for (int n = 0; n < 3 && want != null; n++) {
+                        assertArrayEquals(want.getKey(), c.key());
+                        assertArrayEquals(want.getValue(), c.value());
+                        c.next();
+                        want = model.higherEntry(want.getKey());
+                    }
+                }
+            }
+        }
+        FlsmStore store = FlsmStore.open(DIR, fs, o);
+        GuardLevel bottom = store.index.levels[o.numLevels() - 1];
+        int maxDepth = 0;
+        for (int d : bottom.depth) {
+            maxDepth = Math.max(maxDepth, d);
+        }
+        assertTrue(maxDepth >= 2, "some last-level guard must hold overlapping tables");
+    }
+
     private static void seek(EngineImpl db, byte[] k) {
         try (Cursor c = db.cursor(ReadOptions.defaults())) {
             c.seek(k);
