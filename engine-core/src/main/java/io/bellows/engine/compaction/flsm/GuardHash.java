@@ -19,15 +19,13 @@ final class GuardHash {
 
     private final int topLevelBits;
     private final int bitDecrement;
-    private final int lastLevel;
     /** Trailing one bits below which a key is a guard at no level. */
     private final int minBits;
 
     GuardHash(int topLevelBits, int bitDecrement, int numLevels) {
         this.topLevelBits = topLevelBits;
         this.bitDecrement = bitDecrement;
-        this.lastLevel = numLevels - 1;
-        this.minBits = topLevelBits - lastLevel * bitDecrement;
+        this.minBits = topLevelBits - (numLevels - 1) * bitDecrement;
     }
 
     static long hash(byte[] key) {
@@ -51,9 +49,5 @@ final class GuardHash {
     /** Hash bits a level-{@code level} guard needs. */
     int bitsAt(int level) {
         return topLevelBits - level * bitDecrement;
-    }
-
-    int lastLevel() {
-        return lastLevel;
     }
 }

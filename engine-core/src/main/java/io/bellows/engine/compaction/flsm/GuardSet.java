@@ -149,8 +149,4 @@ final class GuardSet {
     long epoch() {
         return epoch;
     }
-
-    int numLevels() {
-        return numLevels;
-    }
 }
