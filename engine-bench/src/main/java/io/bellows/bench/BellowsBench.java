@@ -2,10 +2,12 @@ package io.bellows.bench;
 
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.EngineStats;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.BiFunction;
 
@@ -74,6 +76,10 @@ public final class BellowsBench {
                     results.add(r);
                     report.printResult(r);
                     report.printEngineStats(r.stats());
+                    if (o.settleSeconds() > 0 && !w.lookups() && w != Workload.READSEQ) {
+                        settle(db, o.settleSeconds(), out);
+                        report.printEngineStats(db.stats());
+                    }
                     if (o.histogram()) {
                         report.printHistogram(r);
                     }
@@ -89,5 +95,32 @@ public final class BellowsBench {
             report.printSummary(results);
         }
         return results;
+    }
+
+    /**
+     * Waits until a second passes with no compaction finishing and no compaction output written, or
+     * {@code maxSeconds} pass, so that write amplification is compared at rest rather than mid-backlog.
+     */
+    private static void settle(Engine db, long maxSeconds, PrintStream out) {
+        long start = System.nanoTime();
+        long deadline = start + maxSeconds * 1_000_000_000L;
+        long compactions = -1;
+        long written = -1;
+        while (System.nanoTime() < deadline) {
+            EngineStats s = db.stats();
+            if (s.compactions() == compactions && s.compactionBytesWritten() == written) {
+                break;
+            }
+            compactions = s.compactions();
+            written = s.compactionBytesWritten();
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        out.printf(Locale.ROOT, "    settled: compaction idle after %.1f s (limit %d s)%n",
+                (System.nanoTime() - start) / 1e9, maxSeconds);
     }
 }

@@ -139,6 +139,33 @@ final class BenchFlags {
                 "engine threads for flushes and compactions",
                 (v, s) -> engine("background_threads",
                         () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
+        add(m, "target_file_size", "BYTES", sizeText(d.targetFileSize()), "size at which compaction output is cut",
+                (v, s) -> engine("target_file_size", () -> v.engine.targetFileSize(bytesIn("target_file_size", s))));
+        add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
+                (v, s) -> engine("max_bytes_for_level_base",
+                        () -> v.engine.maxBytesForLevelBase(bytesIn("max_bytes_for_level_base", s))));
+        add(m, "num_levels", "N", Integer.toString(d.numLevels()), "levels including L0",
+                (v, s) -> engine("num_levels", () -> v.engine.numLevels((int) longIn("num_levels", s, 2, 20))));
+        add(m, "flsm_top_level_bits", "N", Integer.toString(d.flsmTopLevelBits()),
+                "FLSM: hash bits of a level-0 guard; level i needs top - i * decrement (with --flsm_bit_decrement)",
+                (v, s) -> v.flsmTopLevelBits = (int) longIn("flsm_top_level_bits", s, 1, 62));
+        add(m, "flsm_bit_decrement", "N", Integer.toString(d.flsmBitDecrement()), "FLSM: fewer guard bits per level",
+                (v, s) -> v.flsmBitDecrement = (int) longIn("flsm_bit_decrement", s, 0, 16));
+        add(m, "flsm_max_tables_per_guard", "N", Integer.toString(d.flsmMaxTablesPerGuard()),
+                "FLSM: overlapping tables that make a guard due (max_sstables_per_guard)",
+                (v, s) -> engine("flsm_max_tables_per_guard",
+                        () -> v.engine.flsmMaxTablesPerGuard((int) longIn("flsm_max_tables_per_guard", s, 1, 1000))));
+        add(m, "flsm_guard_max_bytes", "BYTES", sizeText(d.flsmGuardMaxBytes()),
+                "FLSM: byte cap of a level-1 guard, doubling per level",
+                (v, s) -> engine("flsm_guard_max_bytes",
+                        () -> v.engine.flsmGuardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
+        add(m, "flsm_seek_compaction", "N", Integer.toString(d.flsmSeekCompactionThreshold()),
+                "FLSM: consecutive seeks without writes that trigger a seek-based compaction; 0 = off",
+                (v, s) -> engine("flsm_seek_compaction", () -> v.engine.flsmSeekCompactionThreshold(
+                        (int) longIn("flsm_seek_compaction", s, 0, 1_000_000))));
+        add(m, "flsm_parallel_seeks", "true|false", Boolean.toString(d.flsmParallelSeeks()),
+                "FLSM: position a last-level guard's tables on several threads per seek",
+                (v, s) -> v.engine.flsmParallelSeeks(bool("flsm_parallel_seeks", s)));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
@@ -150,6 +177,9 @@ final class BenchFlags {
                 (v, s) -> v.batchSize = (int) longIn("batch_size", s, 1, 1_000_000));
         add(m, "seek_nexts", "N", "10", "entries seekrandom reads after each seek",
                 (v, s) -> v.seekNexts = (int) longIn("seek_nexts", s, 0, 1_000_000));
+        add(m, "settle_seconds", "N", "0",
+                "after each write workload, wait up to N s for compaction to go idle, then print the stats again",
+                (v, s) -> v.settleSeconds = longIn("settle_seconds", s, 0, 86_400));
         add(m, "histogram", null, "false", "also print each workload's full latency distribution",
                 (v, s) -> v.histogram = bool("histogram", s));
         add(m, "csv", "PATH", "none", "also write the results to this CSV file",
@@ -295,8 +325,17 @@ final class BenchFlags {
         boolean histogram;
         Path csv;
         boolean help;
+        long settleSeconds;
+        int flsmTopLevelBits = EngineOptions.defaults().flsmTopLevelBits();
+        int flsmBitDecrement = EngineOptions.defaults().flsmBitDecrement();
 
         BenchOptions build() {
+            try {
+                engine.flsmGuardBits(flsmTopLevelBits, flsmBitDecrement);
+                engine.build();
+            } catch (IllegalArgumentException e) {
+                throw new FlagException(e.getMessage());
+            }
             if (num > KeyCodec.capacity(keySize)) {
                 throw new FlagException("--key_size=" + keySize + " holds only " + KeyCodec.capacity(keySize)
                         + " distinct keys, fewer than --num=" + num);
@@ -318,7 +357,7 @@ final class BenchFlags {
             long derived = Math.max(1, num / 5);
             return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
                     keySize, valueSize, threads, distribution, durability, engine.build(), db, useExistingDb, seed,
-                    batchSize, seekNexts, histogram, csv, help);
+                    batchSize, seekNexts, histogram, csv, help, settleSeconds);
         }
     }
 

@@ -10,6 +10,8 @@ import java.util.List;
  *
  * @param db the store directory, or null for a fresh temporary one deleted at the end
  * @param csv where to write results as CSV, or null for none
+ * @param settleSeconds after each write workload, wait up to this long for compaction to go idle and
+ *     print the engine stats again; 0 does not wait
  */
 record BenchOptions(
         List<Workload> benchmarks,
@@ -29,7 +31,8 @@ record BenchOptions(
         int seekNexts,
         boolean histogram,
         Path csv,
-        boolean help) {
+        boolean help,
+        long settleSeconds) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);

@@ -6,5 +6,10 @@ package io.bellows.engine;
  */
 public enum CompactionStyle {
     /** LevelDB/RocksDB leveled compaction: L0 of overlapping tables, then levels of disjoint tables. */
-    LEVELED
+    LEVELED,
+    /**
+     * PebblesDB's fragmented LSM: levels divided by guards chosen from inserted keys; a full guard's
+     * tables are merged and appended as one new table per child guard, without rewriting the children.
+     */
+    FLSM
 }

@@ -30,6 +30,12 @@ public final class EngineOptions {
     private final int backgroundThreads;
     private final boolean createIfMissing;
     private final boolean errorIfExists;
+    private final int flsmTopLevelBits;
+    private final int flsmBitDecrement;
+    private final int flsmMaxTablesPerGuard;
+    private final long flsmGuardMaxBytes;
+    private final int flsmSeekCompactionThreshold;
+    private final boolean flsmParallelSeeks;
 
     private EngineOptions(Builder b) {
         compaction = b.compaction;
@@ -52,6 +58,12 @@ public final class EngineOptions {
         backgroundThreads = b.backgroundThreads;
         createIfMissing = b.createIfMissing;
         errorIfExists = b.errorIfExists;
+        flsmTopLevelBits = b.flsmTopLevelBits;
+        flsmBitDecrement = b.flsmBitDecrement;
+        flsmMaxTablesPerGuard = b.flsmMaxTablesPerGuard;
+        flsmGuardMaxBytes = b.flsmGuardMaxBytes;
+        flsmSeekCompactionThreshold = b.flsmSeekCompactionThreshold;
+        flsmParallelSeeks = b.flsmParallelSeeks;
     }
 
     public static Builder builder() {
@@ -85,6 +97,12 @@ public final class EngineOptions {
         b.backgroundThreads = backgroundThreads;
         b.createIfMissing = createIfMissing;
         b.errorIfExists = errorIfExists;
+        b.flsmTopLevelBits = flsmTopLevelBits;
+        b.flsmBitDecrement = flsmBitDecrement;
+        b.flsmMaxTablesPerGuard = flsmMaxTablesPerGuard;
+        b.flsmGuardMaxBytes = flsmGuardMaxBytes;
+        b.flsmSeekCompactionThreshold = flsmSeekCompactionThreshold;
+        b.flsmParallelSeeks = flsmParallelSeeks;
         return b;
     }
 
@@ -168,6 +186,36 @@ public final class EngineOptions {
         return errorIfExists;
     }
 
+    /** FLSM: hash bits (lowest, all ones) that make a key a guard at level 0; see the builder. */
+    public int flsmTopLevelBits() {
+        return flsmTopLevelBits;
+    }
+
+    /** FLSM: how many fewer bits each deeper level requires. */
+    public int flsmBitDecrement() {
+        return flsmBitDecrement;
+    }
+
+    /** FLSM: overlapping tables a guard may hold before it is compacted (max_sstables_per_guard). */
+    public int flsmMaxTablesPerGuard() {
+        return flsmMaxTablesPerGuard;
+    }
+
+    /** FLSM: bytes a level-1 guard may hold before it is compacted; doubles per level. */
+    public long flsmGuardMaxBytes() {
+        return flsmGuardMaxBytes;
+    }
+
+    /** FLSM: consecutive cursor seeks without a write that trigger a seek-based compaction; 0 = off. */
+    public int flsmSeekCompactionThreshold() {
+        return flsmSeekCompactionThreshold;
+    }
+
+    /** FLSM: whether cursor seeks position a last-level guard's tables concurrently. */
+    public boolean flsmParallelSeeks() {
+        return flsmParallelSeeks;
+    }
+
     @Override
     public String toString() {
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
@@ -177,7 +225,11 @@ public final class EngineOptions {
                 + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
                 + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
-                + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads + "}";
+                + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads
+                + (compaction == CompactionStyle.FLSM ? ", flsm=" + flsmTopLevelBits + "/" + flsmBitDecrement + "/"
+                        + flsmMaxTablesPerGuard + "/" + flsmGuardMaxBytes + "/" + flsmSeekCompactionThreshold
+                        + (flsmParallelSeeks ? "/parallel-seeks" : "") : "")
+                + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
@@ -202,6 +254,12 @@ public final class EngineOptions {
         private int backgroundThreads = 2;
         private boolean createIfMissing = true;
         private boolean errorIfExists = false;
+        private int flsmTopLevelBits = 27;
+        private int flsmBitDecrement = 2;
+        private int flsmMaxTablesPerGuard = 4;
+        private long flsmGuardMaxBytes = 64L << 20;
+        private int flsmSeekCompactionThreshold = 10;
+        private boolean flsmParallelSeeks = false;
 
         private Builder() {}
 
@@ -326,7 +384,68 @@ public final class EngineOptions {
             return this;
         }
 
+        /**
+         * FLSM guard density (PebblesDB's top_level_bits and bit_decrement): a key is a guard at level i
+         * (1 &lt;= i &lt; numLevels) when the lowest {@code topLevelBits - i * bitDecrement} bits of its
+         * hash are all ones, so a level-i guard is one in 2^(topLevelBits - i * bitDecrement) distinct
+         * keys, and every guard of a level is a guard of each deeper level. Defaults 27 and 2 (the
+         * paper's); topLevelBits 1 to 62, bitDecrement 0 to 16, and the deepest level must still
+         * require at least one bit. docs/tuning.md gives values by store size.
+         */
+        public Builder flsmGuardBits(int topLevelBits, int bitDecrement) {
+            flsmTopLevelBits = (int) range("flsmTopLevelBits", topLevelBits, 1, 62);
+            flsmBitDecrement = (int) range("flsmBitDecrement", bitDecrement, 0, 16);
+            return this;
+        }
+
+        /**
+         * FLSM max_sstables_per_guard: a guard whose tables overlap this many deep at some key is
+         * merged and pushed to the next level (at the last level: merged in place); 1 to 1000,
+         * default 4. Lower reads faster, higher writes less.
+         */
+        public Builder flsmMaxTablesPerGuard(int tables) {
+            flsmMaxTablesPerGuard = (int) range("flsmMaxTablesPerGuard", tables, 1, 1000);
+            return this;
+        }
+
+        /**
+         * FLSM byte cap of a level-1 guard, doubling at each deeper level (the last level has none):
+         * a guard over it is pushed down even with few tables; 64 KiB to 1 TiB, default 64 MiB.
+         */
+        public Builder flsmGuardMaxBytes(long bytes) {
+            flsmGuardMaxBytes = range("flsmGuardMaxBytes", bytes, 64L << 10, 1L << 40);
+            return this;
+        }
+
+        /**
+         * FLSM seek-based compaction: after this many consecutive cursor seeks with no write between
+         * them, the guard with the most tables under the last seek key is compacted; 0 (off) to
+         * 1,000,000, default 10 (the paper's).
+         */
+        public Builder flsmSeekCompactionThreshold(int seeks) {
+            flsmSeekCompactionThreshold = (int) range("flsmSeekCompactionThreshold", seeks, 0, 1_000_000);
+            return this;
+        }
+
+        /**
+         * FLSM parallel seeks (paper §4.2): a cursor seek positions the tables of a last-level guard
+         * on several threads, so the device reads of one seek overlap. Default false: on the
+         * reference two-vCPU machine it did not pay off (docs/benchmarks.md); try it where seeks
+         * wait on device reads and cores are free.
+         */
+        public Builder flsmParallelSeeks(boolean enabled) {
+            flsmParallelSeeks = enabled;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if options that are valid one by one do not fit together */
         public EngineOptions build() {
+            if (compaction == CompactionStyle.FLSM && flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement < 1) {
+                throw new IllegalArgumentException("FLSM guard bits: level " + (numLevels - 1) + " would need "
+                        + (flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement) + " hash bits; topLevelBits ("
+                        + flsmTopLevelBits + ") - (numLevels - 1) (" + (numLevels - 1) + ") * bitDecrement ("
+                        + flsmBitDecrement + ") must be at least 1");
+            }
             return new EngineOptions(this);
         }
 

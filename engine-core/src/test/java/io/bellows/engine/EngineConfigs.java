@@ -27,7 +27,7 @@ public final class EngineConfigs {
      * many compactions.
      */
     public static EngineOptions.Builder small(CompactionStyle style, InMemoryCompaction policy) {
-        return EngineOptions.builder()
+        EngineOptions.Builder b = EngineOptions.builder()
                 .compaction(style)
                 .inMemoryCompaction(policy)
                 .memstoreSize(64 << 10)
@@ -40,5 +40,12 @@ public final class EngineConfigs {
                 .l0Triggers(2, 8, 12)
                 .blockCacheSize(256 << 10)
                 .walSyncInterval(java.time.Duration.ofMillis(20));
+        if (style == CompactionStyle.FLSM) {
+            // Three guarded levels with guards at each for a thousand keys (L1 one in 128 keys, L2 one
+            // in 32, L3 one in 8) that fill after two tables, so a few thousand writes push data
+            // through every level and merge last-level guards in place.
+            b.numLevels(4).flsmGuardBits(9, 2).flsmMaxTablesPerGuard(2).flsmGuardMaxBytes(64 << 10);
+        }
+        return b;
     }
 }

@@ -17,6 +17,9 @@ public final class Compaction {
     public interface Splitter {
         /** Whether to start a new output table before {@code nextKey}, given the current table's size. */
         boolean splitBefore(byte[] nextKey, long currentTableBytes);
+
+        /** Called with the first key of each new output table (which {@link #splitBefore} never sees). */
+        default void tableStarted(byte[] firstKey) {}
     }
 
     /** Whether no table below the output level may hold {@code key}, so a tombstone of it can go. */

@@ -2,6 +2,7 @@ package io.bellows.engine.compaction;
 
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.iter.MergingIterator;
+import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.version.FileMeta;
 import io.bellows.engine.version.VersionEdit;
 import java.io.IOException;
@@ -52,7 +53,11 @@ public final class CompactionJob {
         return edit;
     }
 
-    /** One iterator per L0 table (they overlap) and one concatenating iterator per deeper level. */
+    /**
+     * One iterator per L0 table (they overlap) and, per deeper level, one concatenating iterator per
+     * run of disjoint tables: one run in a level of disjoint tables, several where a scheme lets the
+     * tables of a level overlap (FLSM guards).
+     */
     private static List<InternalIterator> sources(Compaction c, TableSource tables) throws IOException {
         Map<Integer, List<FileMeta>> byLevel = new TreeMap<>();
         List<InternalIterator> out = new ArrayList<>();
@@ -71,9 +76,32 @@ public final class CompactionJob {
             throw e;
         }
         for (List<FileMeta> files : byLevel.values()) {
-            files.sort(FileMeta::compareSmallest);
-            out.add(new LevelIterator(files, tables, false));
+            for (List<FileMeta> run : disjointRuns(files)) {
+                out.add(new LevelIterator(run, tables, false));
+            }
         }
         return out;
+    }
+
+    /** Splits tables into as few runs of disjoint tables as key order allows (first fit by smallest key). */
+    static List<List<FileMeta>> disjointRuns(List<FileMeta> files) {
+        files.sort(FileMeta::compareSmallest);
+        List<List<FileMeta>> runs = new ArrayList<>();
+        for (FileMeta f : files) {
+            List<FileMeta> fit = null;
+            for (List<FileMeta> run : runs) {
+                FileMeta last = run.get(run.size() - 1);
+                if (InternalKeys.compare(last.largestKey, last.largestSeq, f.smallestKey, f.smallestSeq) < 0) {
+                    fit = run;
+                    break;
+                }
+            }
+            if (fit == null) {
+                fit = new ArrayList<>();
+                runs.add(fit);
+            }
+            fit.add(f);
+        }
+        return runs;
     }
 }

@@ -52,4 +52,19 @@ public interface CompactionScheme extends SchemeState {
 
     /** Adds to {@code edit} the scheme's own state changes after {@code c} ran (e.g. compaction cursors). */
     void onCompacted(Compaction c, VersionEdit edit);
+
+    /**
+     * Sees each entry a MemStore flush writes, in key order, before {@link #placeFlush} is called for
+     * the flush's tables (e.g. to choose FLSM guards from inserted keys). Flushes run one at a time.
+     */
+    default void observeFlushedKey(byte[] key, int kind) {}
+
+    /**
+     * A cursor was positioned by a seek at {@code key} while {@code lastSequence} was the latest write.
+     * Returns true when this makes a compaction due (seek-based compaction), so the engine schedules
+     * one. Called on the reader's thread without locks: must be cheap.
+     */
+    default boolean onSeek(byte[] key, long lastSequence) {
+        return false;
+    }
 }

@@ -63,6 +63,9 @@ public final class TableOutputs {
             WritableFile file = fs.createTable(path);
             builder = new TableBuilder(file, path, format.blockSize(), format.restartInterval(), format.bloomBitsPerKey());
             maxSeq = 0;
+            if (splitter != null) {
+                splitter.tableStarted(key);
+            }
         }
         builder.add(key, seq, kind, value);
         maxSeq = Math.max(maxSeq, seq);

@@ -69,6 +69,7 @@ final class DbCursor implements Cursor {
         byte[] t = lower != null && Bytes.compare(target, lower) < 0 ? lower : target;
         merged.seek(t, InternalKeys.MAX_SEQUENCE);
         findVisible();
+        engine.cursorSeeked(t);
     }
 
     @Override

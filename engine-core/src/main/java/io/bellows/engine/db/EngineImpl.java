@@ -18,6 +18,7 @@ import io.bellows.engine.compaction.CompactionScheme;
 import io.bellows.engine.compaction.TableOutputs;
 import io.bellows.engine.compaction.VersionPruner;
 import io.bellows.engine.compaction.WritePressure;
+import io.bellows.engine.compaction.flsm.FlsmScheme;
 import io.bellows.engine.compaction.leveled.LeveledScheme;
 import io.bellows.engine.io.DefaultFileSystem;
 import io.bellows.engine.io.FileHeader;
@@ -225,6 +226,8 @@ public final class EngineImpl implements Engine {
         switch (style) {
             case LEVELED:
                 return new LeveledScheme(options);
+            case FLSM:
+                return new FlsmScheme(options);
             default:
                 throw new IllegalArgumentException("compaction scheme " + style + " is not available");
         }
@@ -337,6 +340,7 @@ public final class EngineImpl implements Engine {
             VersionPruner pruner = new VersionPruner(snapshots.sequences(), null);
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                    scheme.observeFlushedKey(it.key(), it.kind());
                     out.add(it.key(), it.sequence(), it.kind(), it.value());
                 }
             }
@@ -826,6 +830,13 @@ public final class EngineImpl implements Engine {
         } finally {
             v.release();
             view.close();
+        }
+    }
+
+    /** A cursor seek, for the scheme's seek-based compaction; locks only when a compaction becomes due. */
+    void cursorSeeked(byte[] key) {
+        if (scheme.onSeek(key, versions.lastSequence())) {
+            scheduleCompactionLocked();
         }
     }
 

@@ -12,4 +12,20 @@ public interface SchemeState {
 
     /** Records that rebuild the current state from nothing. */
     List<byte[]> snapshot();
+
+    /**
+     * Completes {@code edit} against {@code base}, the version it will be applied to, just before it
+     * is logged: a scheme may add records and set the placement of the tables it adds. Called under
+     * the version set's lock, so what it decides cannot race with another edit.
+     */
+    default void prepare(Version base, VersionEdit edit) {}
+
+    /**
+     * The scheme's read-side index of {@code v} (e.g. guards with their tables), built once when the
+     * version is installed, after the records of its edit were applied; {@link Version#schemeIndex()}
+     * returns it. Null when the scheme needs none.
+     */
+    default Object index(Version v) {
+        return null;
+    }
 }

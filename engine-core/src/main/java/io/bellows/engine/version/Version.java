@@ -21,6 +21,8 @@ public final class Version {
     private final Map<Long, Long> placements;
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Consumer<Version> onUnreferenced;
+    /** Set once before the version is published (the volatile write of the current version orders it). */
+    private Object schemeIndex;
 
     Version(List<List<FileMeta>> levels, Map<Long, Long> placements, Consumer<Version> onUnreferenced) {
         this.levels = levels;
@@ -34,6 +36,15 @@ public final class Version {
 
     public List<FileMeta> files(int level) {
         return levels.get(level);
+    }
+
+    /** The compaction scheme's index of this version ({@link SchemeState#index}), or null. */
+    public Object schemeIndex() {
+        return schemeIndex;
+    }
+
+    void schemeIndex(Object index) {
+        schemeIndex = index;
     }
 
     /** The scheme-specific placement recorded for a table, 0 if none. */

@@ -71,6 +71,13 @@ public final class VersionEdit {
         return addFile(level, 0, meta);
     }
 
+    /** Sets the placement of the {@code index}-th added table. */
+    public VersionEdit placeNewFile(int index, long placement) {
+        NewFile f = added.get(index);
+        added.set(index, new NewFile(f.level(), placement, f.meta()));
+        return this;
+    }
+
     /** An opaque record of the compaction scheme's own state (e.g. compaction cursors, guards). */
     public VersionEdit schemeRecord(byte[] record) {
         schemeRecords.add(record);

@@ -269,6 +269,7 @@ public final class VersionSet implements AutoCloseable {
             edit.lastSequence(lastSequence);
         }
         edit.nextFileNumber(nextFileNumber);
+        schemeState.prepare(current, edit);
         Builder builder = new Builder(current);
         builder.apply(edit, null, 0);
         Version v = builder.build();
@@ -296,6 +297,7 @@ public final class VersionSet implements AutoCloseable {
     }
 
     private void installLocked(Version v) {
+        v.schemeIndex(schemeState.index(v));
         live.add(v);
         Version old = current;
         current = v;

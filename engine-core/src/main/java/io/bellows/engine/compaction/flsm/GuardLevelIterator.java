@@ -1,0 +1,170 @@
+package io.bellows.engine.compaction.flsm;
+
+import io.bellows.engine.compaction.TableSource;
+import io.bellows.engine.iter.InternalIterator;
+import io.bellows.engine.iter.MergingIterator;
+import io.bellows.engine.version.FileMeta;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Iterates one guarded level in key order: guards are disjoint and ordered, so the level is the
+ * concatenation of its guards, and each guard is a merge of its (overlapping) tables (paper §3.4,
+ * "Range Queries"). A guard's tables are opened only when the iteration reaches it.
+ *
+ * <p>Thread safety: one thread at a time.
+ */
+final class GuardLevelIterator implements InternalIterator {
+    private final GuardLevel level;
+    /** Indexes of the level's guards that hold tables, ascending. */
+    private final int[] guards;
+    private final TableSource tables;
+    private final boolean fillCache;
+    /** Whether a seek positions a guard's tables concurrently ({@link ParallelSeek}). */
+    private final boolean parallel;
+    private int pos = -1;
+    private InternalIterator current;
+    /** The current guard's tables when they are seeked in parallel; null otherwise. */
+    private List<ParallelSeek.PreSeekedIterator> seekers;
+
+    GuardLevelIterator(GuardLevel level, TableSource tables, boolean fillCache, boolean parallel) {
+        this.level = level;
+        this.tables = tables;
+        this.fillCache = fillCache;
+        this.parallel = parallel;
+        int n = 0;
+        for (FileMeta[] t : level.tables) {
+            n += t.length > 0 ? 1 : 0;
+        }
+        guards = new int[n];
+        int i = 0;
+        for (int g = 0; g < level.tables.length; g++) {
+            if (level.tables[g].length > 0) {
+                guards[i++] = g;
+            }
+        }
+    }
+
+    @Override
+    public boolean isValid() {
+        return current != null && current.isValid();
+    }
+
+    @Override
+    public void seekToFirst() {
+        open(0);
+        if (current != null) {
+            current.seekToFirst();
+        }
+        skipExhausted();
+    }
+
+    @Override
+    public void seek(byte[] userKey, long sequence) {
+        int g = level.find(userKey);
+        int lo = 0;
+        int hi = guards.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (guards[mid] < g) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        open(lo);
+        if (current != null) {
+            if (seekers != null) {
+                ParallelSeek.seekAll(seekers, userKey, sequence);
+            }
+            current.seek(userKey, sequence);
+        }
+        skipExhausted();
+    }
+
+    @Override
+    public void next() {
+        current.next();
+        skipExhausted();
+    }
+
+    private void skipExhausted() {
+        while (current != null && !current.isValid()) {
+            open(pos + 1);
+            if (current != null) {
+                current.seekToFirst();
+            }
+        }
+    }
+
+    private void open(int p) {
+        if (p == pos && current != null) {
+            return;
+        }
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+        seekers = null;
+        pos = p;
+        if (p < guards.length) {
+            current = guardIterator(level.tables[guards[p]]);
+        }
+    }
+
+    private InternalIterator guardIterator(FileMeta[] files) {
+        List<InternalIterator> its = new ArrayList<>(files.length);
+        try {
+            for (FileMeta f : files) {
+                its.add(tables.iterator(f, fillCache));
+            }
+        } catch (IOException e) {
+            its.forEach(InternalIterator::close);
+            throw new UncheckedIOException("reading a table of guard level " + level.level, e);
+        } catch (RuntimeException e) {
+            its.forEach(InternalIterator::close);
+            throw e;
+        }
+        if (its.size() == 1) {
+            return its.get(0);
+        }
+        if (parallel) {
+            seekers = new ArrayList<>(its.size());
+            for (InternalIterator it : its) {
+                seekers.add(new ParallelSeek.PreSeekedIterator(it));
+            }
+            return new MergingIterator(seekers);
+        }
+        return new MergingIterator(its);
+    }
+
+    @Override
+    public byte[] key() {
+        return current.key();
+    }
+
+    @Override
+    public long sequence() {
+        return current.sequence();
+    }
+
+    @Override
+    public int kind() {
+        return current.kind();
+    }
+
+    @Override
+    public byte[] value() {
+        return current.value();
+    }
+
+    @Override
+    public void close() {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+    }
+}
