@@ -30,6 +30,11 @@ public final class EngineOptions {
     private final int backgroundThreads;
     private final boolean createIfMissing;
     private final boolean errorIfExists;
+    private final double activeSegmentFraction;
+    private final int pipelineSegments;
+    private final double adaptiveThreshold;
+    private final int mslabChunkSize;
+    private final boolean mslab;
 
     private EngineOptions(Builder b) {
         compaction = b.compaction;
@@ -52,6 +57,11 @@ public final class EngineOptions {
         backgroundThreads = b.backgroundThreads;
         createIfMissing = b.createIfMissing;
         errorIfExists = b.errorIfExists;
+        activeSegmentFraction = b.activeSegmentFraction;
+        pipelineSegments = b.pipelineSegments;
+        adaptiveThreshold = b.adaptiveThreshold;
+        mslabChunkSize = b.mslabChunkSize;
+        mslab = b.mslab;
     }
 
     public static Builder builder() {
@@ -85,6 +95,11 @@ public final class EngineOptions {
         b.backgroundThreads = backgroundThreads;
         b.createIfMissing = createIfMissing;
         b.errorIfExists = errorIfExists;
+        b.activeSegmentFraction = activeSegmentFraction;
+        b.pipelineSegments = pipelineSegments;
+        b.adaptiveThreshold = adaptiveThreshold;
+        b.mslabChunkSize = mslabChunkSize;
+        b.mslab = mslab;
         return b;
     }
 
@@ -168,6 +183,31 @@ public final class EngineOptions {
         return errorIfExists;
     }
 
+    /** A: the active segment's share of {@link #memstoreSize()} (compacting policies). */
+    public double activeSegmentFraction() {
+        return activeSegmentFraction;
+    }
+
+    /** S: immutable segments the pipeline holds before BASIC and ADAPTIVE merge them. */
+    public int pipelineSegments() {
+        return pipelineSegments;
+    }
+
+    /** R: ADAPTIVE compacts only when the redundant fraction of the last merge exceeds it. */
+    public double adaptiveThreshold() {
+        return adaptiveThreshold;
+    }
+
+    /** Largest MSLAB chunk. */
+    public int mslabChunkSize() {
+        return mslabChunkSize;
+    }
+
+    /** Whether compacting policies copy cell data into pooled chunks. */
+    public boolean mslab() {
+        return mslab;
+    }
+
     @Override
     public String toString() {
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
@@ -177,7 +217,10 @@ public final class EngineOptions {
                 + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
                 + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
-                + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads + "}";
+                + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads
+                + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
+                + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
+                + mslabChunkSize + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
@@ -202,6 +245,11 @@ public final class EngineOptions {
         private int backgroundThreads = 2;
         private boolean createIfMissing = true;
         private boolean errorIfExists = false;
+        private double activeSegmentFraction = 0.02;
+        private int pipelineSegments = 4;
+        private double adaptiveThreshold = 0.5;
+        private int mslabChunkSize = 2 << 20;
+        private boolean mslab = true;
 
         private Builder() {}
 
@@ -326,8 +374,57 @@ public final class EngineOptions {
             return this;
         }
 
+        /**
+         * A: the active segment's share of memstoreSize before an in-memory flush makes it immutable
+         * (compacting policies only); 0.001 to 1, default 0.02. See docs/tuning.md.
+         */
+        public Builder activeSegmentFraction(double fraction) {
+            activeSegmentFraction = fraction("activeSegmentFraction", fraction, 0.001, 1);
+            return this;
+        }
+
+        /** S: immutable segments the pipeline holds before BASIC and ADAPTIVE merge them; 1 to 64, default 4. */
+        public Builder pipelineSegments(int segments) {
+            pipelineSegments = (int) range("pipelineSegments", segments, 1, 64);
+            return this;
+        }
+
+        /**
+         * R: ADAPTIVE compacts (with a probability that grows until the next disk flush) only when the
+         * fraction of redundant versions found by the last merge exceeds it; 0 to 1, default 0.5.
+         */
+        public Builder adaptiveThreshold(double threshold) {
+            adaptiveThreshold = fraction("adaptiveThreshold", threshold, 0, 1);
+            return this;
+        }
+
+        /**
+         * Largest MSLAB chunk; 4 KiB to 64 MiB, default 2 MiB. A chunk is also at most a quarter of the
+         * active segment, so small MemStores use smaller chunks.
+         */
+        public Builder mslabChunkSize(int bytes) {
+            mslabChunkSize = (int) range("mslabChunkSize", bytes, 4096, 64 << 20);
+            return this;
+        }
+
+        /**
+         * Whether compacting policies copy cell data into pooled chunks (MSLAB), default true: a
+         * segment's memory then goes back to the pool at once instead of as many small dead objects.
+         */
+        public Builder mslab(boolean enabled) {
+            mslab = enabled;
+            return this;
+        }
+
         public EngineOptions build() {
             return new EngineOptions(this);
+        }
+
+        private static double fraction(String name, double v, double min, double max) {
+            if (!(v >= min && v <= max)) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
+            }
+            return v;
         }
 
         private static long range(String name, long v, long min, long max) {

@@ -51,10 +51,24 @@ public interface MemStore extends AutoCloseable {
     long heapSize();
 
     /**
-     * Lowest sequence number still held only in memory (Long.MAX_VALUE if none): WAL records below it are
-     * no longer needed once the snapshot is flushed.
+     * Lowest sequence number still held only in memory (Long.MAX_VALUE if none), snapshot included. A
+     * MemStore that drops versions a newer one shadows raises it before any disk flush: every version
+     * below it is on disk or shadowed by a newer one held in memory, so WAL records below it are not
+     * needed to rebuild the newest state.
      */
     long minSequence();
+
+    /**
+     * WAL bytes after which the engine starts a new log even though no disk flush is due, so that logs
+     * whose versions the MemStore has dropped can be released (see {@link #minSequence()}). MAX_VALUE:
+     * logs roll only with disk flushes, for MemStores that never drop versions.
+     */
+    default long logRollBytes() {
+        return Long.MAX_VALUE;
+    }
+
+    /** Sizes by segment kind, pipeline length and policy estimates. */
+    MemStoreStats stats();
 
     @Override
     void close();
