@@ -247,7 +247,7 @@ public final class EngineOptions {
         private boolean errorIfExists = false;
         private double activeSegmentFraction = 0.02;
         private int pipelineSegments = 4;
-        private double adaptiveThreshold = 0.5;
+        private double adaptiveThreshold = 0.2;
         private int mslabChunkSize = 2 << 20;
         private boolean mslab = true;
 
@@ -391,7 +391,7 @@ public final class EngineOptions {
 
         /**
          * R: ADAPTIVE compacts (with a probability that grows until the next disk flush) only when the
-         * fraction of redundant versions found by the last merge exceeds it; 0 to 1, default 0.5.
+         * fraction of redundant versions found by the last merge exceeds it; 0 to 1, default 0.2.
          */
         public Builder adaptiveThreshold(double threshold) {
             adaptiveThreshold = fraction("adaptiveThreshold", threshold, 0, 1);

@@ -80,7 +80,8 @@ import org.slf4j.LoggerFactory;
  *       always finds the data in one or the other.
  *   <li>Background work (one flush thread, {@code backgroundThreads - 1} compaction threads) is
  *       coordinated under {@link #lock}: the flush pending, the tables busy in compactions, the
- *       condition stalled writers wait on.
+ *       condition stalled writers wait on. In-memory flattening and compaction run on their own
+ *       thread inside the MemStore; the engine only hears when versions were dropped, to release logs.
  * </ul>
  */
 public final class EngineImpl implements Engine {
@@ -106,12 +107,8 @@ public final class EngineImpl implements Engine {
     private final MemStoreCounters memstoreCounters = new MemStoreCounters();
     /** Runs in-memory flattening and compaction of the MemStore; writers never wait for it. */
     private final ExecutorService inMemoryExecutor;
-    /**
-     * Logs before the current one that recovery would still replay, oldest first: {number, highest
-     * sequence}. Logs roll by size too when the MemStore drops versions, so that whole logs can be
-     * released before a disk flush (see {@link #truncateWal()}).
-     */
-    private final ArrayDeque<long[]> closedLogs = new ArrayDeque<>();
+    /** Closed logs recovery would still replay; guarded by {@link #lock}. */
+    private final LogRetention closedLogs = new LogRetention();
     private final AtomicBoolean walTruncationScheduled = new AtomicBoolean();
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -607,16 +604,8 @@ public final class EngineImpl implements Engine {
         long closedMax = wal.maxSequence();
         long number = versions.newFileNumber();
         wal.roll(number);
-        closedLogs.addLast(new long[] {closedNumber, closedMax});
+        closedLogs.closed(closedNumber, closedMax);
         return number;
-    }
-
-    /** REQUIRES: lock held. Forgets closed logs the manifest no longer needs. */
-    private void pruneClosedLogs() {
-        long first = versions.logNumber();
-        while (!closedLogs.isEmpty() && closedLogs.peekFirst()[0] < first) {
-            closedLogs.pollFirst();
-        }
     }
 
     /** Called by the MemStore after it dropped versions in memory. */
@@ -634,11 +623,7 @@ public final class EngineImpl implements Engine {
 
     /**
      * Releases the logs whose every record is below the MemStore's oldest sequence (Accordion's WAL
-     * truncation). Each such record is in a table or is a version that in-memory compaction dropped
-     * because a newer version of its key, held in memory and so logged in a later log, shadows it (a
-     * tombstone included: the newest version of a key is never dropped). Replaying the later logs thus
-     * rebuilds the newest state; no snapshot survives a crash to want the older versions. The logs
-     * kept are still all newer than the last flush, so replay never puts a version below one on disk.
+     * truncation; {@link LogRetention} says why that is safe) by moving the manifest's log number.
      *
      * <p>Unlogged (Durability.NONE) writes stop this: the version shadowing a dropped one may be
      * unlogged, and a crash would lose both. Runs on the flush thread, so it never interleaves with a
@@ -652,14 +637,7 @@ public final class EngineImpl implements Engine {
             if (closing || unloggedWrites || snapshotUnlogged) {
                 return;
             }
-            long min = memstore.minSequence();
-            keepFrom = wal.number();
-            for (long[] log : closedLogs) {
-                if (log[1] >= min) {
-                    keepFrom = log[0];
-                    break;
-                }
-            }
+            keepFrom = closedLogs.firstNeeded(memstore.minSequence(), wal.number());
             if (keepFrom <= versions.logNumber()) {
                 return;
             }
@@ -674,7 +652,7 @@ public final class EngineImpl implements Engine {
         }
         lock.lock();
         try {
-            pruneClosedLogs();
+            closedLogs.prune(versions.logNumber());
         } finally {
             lock.unlock();
         }
@@ -749,7 +727,7 @@ public final class EngineImpl implements Engine {
             pendingFlush = null;
             pendingFlushLog = -1;
             snapshotUnlogged = false;
-            pruneClosedLogs();
+            closedLogs.prune(versions.logNumber());
             flushFailures = 0;
             counters.flushes.increment();
             backgroundChanged.signalAll();
