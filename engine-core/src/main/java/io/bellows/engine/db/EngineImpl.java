@@ -311,6 +311,7 @@ public final class EngineImpl implements Engine {
                 memstore.add(key, seq, kind, value);
                 max[0] = Math.max(max[0], seq);
             });
+            memstore.endWrite();
         }
         if (reader.tornTailOffset() >= 0) {
             LOG.warn("{}: cut a torn tail at offset {} (an interrupted write that was never acknowledged as synced)",
@@ -522,6 +523,7 @@ public final class EngineImpl implements Engine {
                 });
                 seq = s[0];
             }
+            memstore.endWrite();
             counters.userBytes.add(userBytes);
         } finally {
             if (interrupted) {

@@ -74,9 +74,13 @@ public final class CompactingMemStore implements MemStore {
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) {
         // Only this (single) writer replaces the active segment, so it stays current while we add to it.
-        SkipListSegment active = state.get().active;
-        active.add(key, seq, kind, value);
-        if (active.dataSize() >= inMemoryFlushSize) {
+        state.get().active.add(key, seq, kind, value);
+    }
+
+    /** Pushes a full active segment; never inside a write group, so groups stay whole per segment. */
+    @Override
+    public void endWrite() {
+        if (state.get().active.dataSize() >= inMemoryFlushSize) {
             inMemoryFlush();
         }
     }

@@ -22,6 +22,14 @@ public interface MemStore extends AutoCloseable {
     void add(byte[] key, long seq, int kind, byte[] value);
 
     /**
+     * Called by the adding thread after all entries of one write group (or of one replayed WAL record)
+     * were added, before the group is published. A MemStore that replaces its active segment does it
+     * here and only here, so no group is split across segments: a reader's view holds all of a group's
+     * entries or none of them.
+     */
+    default void endWrite() {}
+
+    /**
      * The segments readers must consult, newest first. The returned view is immutable; closing it
      * releases what it pins (memory layouts that recycle chunks need this).
      */

@@ -53,8 +53,15 @@ final class MemStoreFixture {
         return s.getBytes();
     }
 
+    /** One single-entry write group. */
     void put(String key, long seq, String value) {
-        store.add(b(key), seq, InternalKeys.KIND_PUT, b(value));
+        add(b(key), seq, InternalKeys.KIND_PUT, b(value));
+    }
+
+    /** One single-entry write group. */
+    void add(byte[] key, long seq, int kind, byte[] value) {
+        store.add(key, seq, kind, value);
+        store.endWrite();
     }
 
     /** The value of {@code key} at {@code seq}: null if absent, "<deleted>" for a tombstone. */
