@@ -2,7 +2,6 @@ package io.bellows.engine.memstore;
 
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Fixed-size on-heap chunks for MSLABs, recycled so that a MemStore that flushes at a steady rate
@@ -11,24 +10,23 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread safety: lock-free; any thread may take or give chunks.
  */
-public final class ChunkPool {
+final class ChunkPool {
     private final int chunkSize;
     private final int maxPooled;
     private final ConcurrentLinkedDeque<byte[]> free = new ConcurrentLinkedDeque<>();
     private final AtomicInteger pooled = new AtomicInteger();
     private final AtomicInteger inUse = new AtomicInteger();
-    private final LongAdder created = new LongAdder();
 
     /**
      * @param chunkSize bytes per chunk
      * @param maxPooled chunks kept for reuse; chunks given back beyond that are left to the collector
      */
-    public ChunkPool(int chunkSize, int maxPooled) {
+    ChunkPool(int chunkSize, int maxPooled) {
         this.chunkSize = chunkSize;
         this.maxPooled = maxPooled;
     }
 
-    public int chunkSize() {
+    int chunkSize() {
         return chunkSize;
     }
 
@@ -39,7 +37,6 @@ public final class ChunkPool {
             pooled.decrementAndGet();
             return c;
         }
-        created.increment();
         return new byte[chunkSize];
     }
 
@@ -53,17 +50,7 @@ public final class ChunkPool {
     }
 
     /** Chunks held by live MSLABs. */
-    public int chunksInUse() {
+    int chunksInUse() {
         return inUse.get();
-    }
-
-    /** Chunks waiting in the pool. */
-    public int chunksPooled() {
-        return pooled.get();
-    }
-
-    /** Chunks ever allocated (not taken from the pool). */
-    public long chunksCreated() {
-        return created.sum();
     }
 }

@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * only pushes (constant time); flattening and compaction run on the context's executor, at most one run
  * at a time, and give up when a disk flush changed the pipeline meanwhile.
  */
-public final class CompactingMemStore implements MemStore {
+final class CompactingMemStore implements MemStore {
     private static final Logger LOG = LoggerFactory.getLogger(CompactingMemStore.class);
 
     private final InMemoryCompaction policy;
@@ -51,7 +52,7 @@ public final class CompactingMemStore implements MemStore {
      * @param threshold R: ADAPTIVE may compact when the redundant fraction 1 - u exceeds it
      * @param pool chunks for MSLABs; null keeps every cell in arrays of its own
      */
-    public CompactingMemStore(InMemoryCompaction policy, long flushSize, double activeFraction, int pipelineLimit,
+    CompactingMemStore(InMemoryCompaction policy, long flushSize, double activeFraction, int pipelineLimit,
             double threshold, ChunkPool pool, MemStoreContext context) {
         if (policy == InMemoryCompaction.NONE) {
             throw new IllegalArgumentException("policy NONE is the DefaultMemStore");
@@ -269,7 +270,7 @@ public final class CompactingMemStore implements MemStore {
     }
 
     /** Installs a new pipeline unless a disk flush changed it since it was read; false if aborted. */
-    private boolean swap(java.util.function.Function<MemStoreState, Pipeline> change) {
+    private boolean swap(Function<MemStoreState, Pipeline> change) {
         Runnable hook = beforeSwap;
         if (hook != null) {
             hook.run();
@@ -375,11 +376,7 @@ public final class CompactingMemStore implements MemStore {
                 policy == InMemoryCompaction.ADAPTIVE ? throttle : 0);
     }
 
-    /** Bytes of data the active segment takes before an in-memory flush. */
-    long inMemoryFlushSize() {
-        return inMemoryFlushSize;
-    }
-
+    /** The current pipeline (tests observe the policies through it). */
     Pipeline pipeline() {
         return state.get().pipeline;
     }

@@ -44,7 +44,7 @@ public final class MemStoreContext {
         return executor;
     }
 
-    public MemStoreCounters counters() {
+    MemStoreCounters counters() {
         return counters;
     }
 
