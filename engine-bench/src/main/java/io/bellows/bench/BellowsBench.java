@@ -4,6 +4,8 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +51,28 @@ public final class BellowsBench {
         return run(options, out, Engine::open);
     }
 
+    /** Collection time of every collector of this JVM so far. */
+    private static long gcMillis() {
+        long sum = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
+    /** The MemStore's side of a workload: GC time, in-memory work, bytes per entry by segment kind. */
+    private static void printMemStore(PrintStream out, EngineStats s, long gcMillis) {
+        out.printf(Locale.ROOT, "    memstore: gc %d ms, flush bytes %d, in-memory flushes %d, merges %d, compactions %d,"
+                        + " eliminated %d bytes, heap/entry skiplist %s flat %s%n",
+                gcMillis, s.flushBytesWritten(), s.inMemoryFlushes(), s.inMemoryMerges(), s.inMemoryCompactions(),
+                s.inMemoryBytesEliminated(), perEntry(s.skiplistHeapBytes() - s.skiplistDataBytes(), s.skiplistEntries()),
+                perEntry(s.flatHeapBytes() - s.flatDataBytes(), s.flatEntries()));
+    }
+
+    private static String perEntry(long overhead, long entries) {
+        return entries == 0 ? "-" : String.format(Locale.ROOT, "%.1f", (double) overhead / entries);
+    }
+
     /** Runs {@code o} on stores opened by {@code opener} ({@link Engine#open} outside tests). */
     static List<WorkloadResult> run(BenchOptions o, PrintStream out, BiFunction<Path, EngineOptions, Engine> opener) {
         ReportPrinter report = new ReportPrinter(out);
@@ -72,10 +96,13 @@ public final class BellowsBench {
                         db = opener.apply(dir.path(), o.engineOptions());
                     }
                     empty = false;
+                    long gcBefore = gcMillis();
                     WorkloadResult r = new WorkloadRunner(db, o, keys, valuePool).run(w, random.split());
+                    long gc = gcMillis() - gcBefore;
                     results.add(r);
                     report.printResult(r);
                     report.printEngineStats(r.stats());
+                    printMemStore(out, r.stats(), gc);
                     if (o.settleSeconds() > 0 && !w.lookups() && w != Workload.READSEQ) {
                         settle(db, o.settleSeconds(), out);
                         report.printEngineStats(db.stats());

@@ -126,6 +126,18 @@ final class BenchFlags {
                 (v, s) -> v.engine.compaction(enumValue("compaction", s, CompactionStyle.class)));
         add(m, "inmemory", names(InMemoryCompaction.values()), d.inMemoryCompaction().name(), "MemStore policy",
                 (v, s) -> v.engine.inMemoryCompaction(enumValue("inmemory", s, InMemoryCompaction.class)));
+        add(m, "active_fraction", "F", Double.toString(d.activeSegmentFraction()),
+                "A: active segment share of the MemStore (compacting policies)",
+                (v, s) -> engine("active_fraction", () -> v.engine.activeSegmentFraction(doubleIn("active_fraction", s))));
+        add(m, "pipeline_segments", "N", Integer.toString(d.pipelineSegments()),
+                "S: pipeline segments before BASIC and ADAPTIVE merge",
+                (v, s) -> engine("pipeline_segments",
+                        () -> v.engine.pipelineSegments((int) longIn("pipeline_segments", s, 1, 64))));
+        add(m, "adaptive_threshold", "F", Double.toString(d.adaptiveThreshold()),
+                "R: redundancy above which ADAPTIVE may compact",
+                (v, s) -> engine("adaptive_threshold", () -> v.engine.adaptiveThreshold(doubleIn("adaptive_threshold", s))));
+        add(m, "mslab", "true|false", Boolean.toString(d.mslab()), "copy MemStore cells into pooled chunks",
+                (v, s) -> v.engine.mslab(bool("mslab", s)));
         add(m, "memstore_size", "BYTES", sizeText(d.memstoreSize()), "MemStore bytes that trigger a flush",
                 (v, s) -> engine("memstore_size", () -> v.engine.memstoreSize(bytesIn("memstore_size", s))));
         add(m, "block_cache_size", "BYTES", sizeText(d.blockCacheSize()), "block cache capacity; 0 for none",
@@ -271,6 +283,14 @@ final class BenchFlags {
     }
 
     /** Applies an engine option, turning the builder's range check into a flag error. */
+    private static double doubleIn(String flag, String s) {
+        try {
+            return Double.parseDouble(s.trim());
+        } catch (NumberFormatException e) {
+            throw new FlagException("--" + flag + " takes a number such as 0.02, got '" + s + "'");
+        }
+    }
+
     private static void engine(String flag, Runnable set) {
         try {
             set.run();

@@ -36,6 +36,11 @@ public final class EngineOptions {
     private final long flsmGuardMaxBytes;
     private final int flsmSeekCompactionThreshold;
     private final boolean flsmParallelSeeks;
+    private final double activeSegmentFraction;
+    private final int pipelineSegments;
+    private final double adaptiveThreshold;
+    private final int mslabChunkSize;
+    private final boolean mslab;
 
     private EngineOptions(Builder b) {
         compaction = b.compaction;
@@ -64,6 +69,11 @@ public final class EngineOptions {
         flsmGuardMaxBytes = b.flsmGuardMaxBytes;
         flsmSeekCompactionThreshold = b.flsmSeekCompactionThreshold;
         flsmParallelSeeks = b.flsmParallelSeeks;
+        activeSegmentFraction = b.activeSegmentFraction;
+        pipelineSegments = b.pipelineSegments;
+        adaptiveThreshold = b.adaptiveThreshold;
+        mslabChunkSize = b.mslabChunkSize;
+        mslab = b.mslab;
     }
 
     public static Builder builder() {
@@ -103,6 +113,11 @@ public final class EngineOptions {
         b.flsmGuardMaxBytes = flsmGuardMaxBytes;
         b.flsmSeekCompactionThreshold = flsmSeekCompactionThreshold;
         b.flsmParallelSeeks = flsmParallelSeeks;
+        b.activeSegmentFraction = activeSegmentFraction;
+        b.pipelineSegments = pipelineSegments;
+        b.adaptiveThreshold = adaptiveThreshold;
+        b.mslabChunkSize = mslabChunkSize;
+        b.mslab = mslab;
         return b;
     }
 
@@ -216,6 +231,31 @@ public final class EngineOptions {
         return flsmParallelSeeks;
     }
 
+    /** A: the active segment's share of {@link #memstoreSize()} (compacting policies). */
+    public double activeSegmentFraction() {
+        return activeSegmentFraction;
+    }
+
+    /** S: immutable segments the pipeline holds before BASIC and ADAPTIVE merge them. */
+    public int pipelineSegments() {
+        return pipelineSegments;
+    }
+
+    /** R: ADAPTIVE compacts only when the redundant fraction of the last merge exceeds it. */
+    public double adaptiveThreshold() {
+        return adaptiveThreshold;
+    }
+
+    /** Largest MSLAB chunk. */
+    public int mslabChunkSize() {
+        return mslabChunkSize;
+    }
+
+    /** Whether compacting policies copy cell data into pooled chunks. */
+    public boolean mslab() {
+        return mslab;
+    }
+
     @Override
     public String toString() {
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
@@ -229,7 +269,9 @@ public final class EngineOptions {
                 + (compaction == CompactionStyle.FLSM ? ", flsm=" + flsmTopLevelBits + "/" + flsmBitDecrement + "/"
                         + flsmMaxTablesPerGuard + "/" + flsmGuardMaxBytes + "/" + flsmSeekCompactionThreshold
                         + (flsmParallelSeeks ? "/parallel-seeks" : "") : "")
-                + "}";
+                + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
+                + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
+                + mslabChunkSize + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
@@ -260,6 +302,11 @@ public final class EngineOptions {
         private long flsmGuardMaxBytes = 64L << 20;
         private int flsmSeekCompactionThreshold = 10;
         private boolean flsmParallelSeeks = false;
+        private double activeSegmentFraction = 0.02;
+        private int pipelineSegments = 4;
+        private double adaptiveThreshold = 0.2;
+        private int mslabChunkSize = 2 << 20;
+        private boolean mslab = true;
 
         private Builder() {}
 
@@ -439,6 +486,48 @@ public final class EngineOptions {
         }
 
         /** @throws IllegalArgumentException if options that are valid one by one do not fit together */
+        /**
+         * A: the active segment's share of memstoreSize before an in-memory flush makes it immutable
+         * (compacting policies only); 0.001 to 1, default 0.02. See docs/tuning.md.
+         */
+        public Builder activeSegmentFraction(double fraction) {
+            activeSegmentFraction = fraction("activeSegmentFraction", fraction, 0.001, 1);
+            return this;
+        }
+
+        /** S: immutable segments the pipeline holds before BASIC and ADAPTIVE merge them; 1 to 64, default 4. */
+        public Builder pipelineSegments(int segments) {
+            pipelineSegments = (int) range("pipelineSegments", segments, 1, 64);
+            return this;
+        }
+
+        /**
+         * R: ADAPTIVE compacts (with a probability that grows until the next disk flush) only when the
+         * fraction of redundant versions found by the last merge exceeds it; 0 to 1, default 0.2.
+         */
+        public Builder adaptiveThreshold(double threshold) {
+            adaptiveThreshold = fraction("adaptiveThreshold", threshold, 0, 1);
+            return this;
+        }
+
+        /**
+         * Largest MSLAB chunk; 4 KiB to 64 MiB, default 2 MiB. A chunk is also at most a quarter of the
+         * active segment, so small MemStores use smaller chunks.
+         */
+        public Builder mslabChunkSize(int bytes) {
+            mslabChunkSize = (int) range("mslabChunkSize", bytes, 4096, 64 << 20);
+            return this;
+        }
+
+        /**
+         * Whether compacting policies copy cell data into pooled chunks (MSLAB), default true: a
+         * segment's memory then goes back to the pool at once instead of as many small dead objects.
+         */
+        public Builder mslab(boolean enabled) {
+            mslab = enabled;
+            return this;
+        }
+
         public EngineOptions build() {
             if (compaction == CompactionStyle.FLSM && flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement < 1) {
                 throw new IllegalArgumentException("FLSM guard bits: level " + (numLevels - 1) + " would need "
@@ -447,6 +536,13 @@ public final class EngineOptions {
                         + flsmBitDecrement + ") must be at least 1");
             }
             return new EngineOptions(this);
+        }
+
+        private static double fraction(String name, double v, double min, double max) {
+            if (!(v >= min && v <= max)) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
+            }
+            return v;
         }
 
         private static long range(String name, long v, long min, long max) {

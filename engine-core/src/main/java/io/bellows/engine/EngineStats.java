@@ -34,6 +34,21 @@ public final class EngineStats {
     private final long lastSequence;
     private final String tableIoMode;
     private final long backgroundErrors;
+    private final long inMemoryFlushes;
+    private final long inMemoryFlattens;
+    private final long inMemoryMerges;
+    private final long inMemoryCompactions;
+    private final long inMemoryAborted;
+    private final long inMemoryBytesEliminated;
+    private final long skiplistDataBytes;
+    private final long skiplistHeapBytes;
+    private final long skiplistEntries;
+    private final long flatDataBytes;
+    private final long flatHeapBytes;
+    private final long flatEntries;
+    private final int pipelineSegments;
+    private final double adaptiveUniqueness;
+    private final double adaptiveThrottle;
 
     private EngineStats(Builder b) {
         userBytesWritten = b.userBytesWritten;
@@ -57,6 +72,21 @@ public final class EngineStats {
         lastSequence = b.lastSequence;
         tableIoMode = b.tableIoMode;
         backgroundErrors = b.backgroundErrors;
+        inMemoryFlushes = b.inMemoryFlushes;
+        inMemoryFlattens = b.inMemoryFlattens;
+        inMemoryMerges = b.inMemoryMerges;
+        inMemoryCompactions = b.inMemoryCompactions;
+        inMemoryAborted = b.inMemoryAborted;
+        inMemoryBytesEliminated = b.inMemoryBytesEliminated;
+        skiplistDataBytes = b.skiplistDataBytes;
+        skiplistHeapBytes = b.skiplistHeapBytes;
+        skiplistEntries = b.skiplistEntries;
+        flatDataBytes = b.flatDataBytes;
+        flatHeapBytes = b.flatHeapBytes;
+        flatEntries = b.flatEntries;
+        pipelineSegments = b.pipelineSegments;
+        adaptiveUniqueness = b.adaptiveUniqueness;
+        adaptiveThrottle = b.adaptiveThrottle;
     }
 
     /** For engine implementations: assembles a stats snapshot. */
@@ -193,6 +223,79 @@ public final class EngineStats {
         return backgroundErrors;
     }
 
+    /** Active segments made immutable and pushed into the pipeline (compacting policies). */
+    public long inMemoryFlushes() {
+        return inMemoryFlushes;
+    }
+
+    /** Skiplist indices replaced by flat ones. */
+    public long inMemoryFlattens() {
+        return inMemoryFlattens;
+    }
+
+    /** Pipeline indices merged into one flat segment, every version kept. */
+    public long inMemoryMerges() {
+        return inMemoryMerges;
+    }
+
+    /** Pipelines compacted into one segment, versions no reader can see dropped. */
+    public long inMemoryCompactions() {
+        return inMemoryCompactions;
+    }
+
+    /** In-memory flattens, merges and compactions given up because a disk flush took the pipeline. */
+    public long inMemoryAborted() {
+        return inMemoryAborted;
+    }
+
+    /** Key and value bytes of versions dropped in memory: they never reached disk. */
+    public long inMemoryBytesEliminated() {
+        return inMemoryBytesEliminated;
+    }
+
+    /** Key and value bytes in skiplist segments (the active segment, pushed segments not yet flattened). */
+    public long skiplistDataBytes() {
+        return skiplistDataBytes;
+    }
+
+    /** Estimated heap of skiplist segments: data, skiplist nodes, cell objects. */
+    public long skiplistHeapBytes() {
+        return skiplistHeapBytes;
+    }
+
+    public long skiplistEntries() {
+        return skiplistEntries;
+    }
+
+    /** Key and value bytes in flat (array-indexed) segments. */
+    public long flatDataBytes() {
+        return flatDataBytes;
+    }
+
+    /** Estimated heap of flat segments: data, index arrays, cell objects. */
+    public long flatHeapBytes() {
+        return flatHeapBytes;
+    }
+
+    public long flatEntries() {
+        return flatEntries;
+    }
+
+    /** Immutable segments in the MemStore pipeline now. */
+    public int pipelineSegments() {
+        return pipelineSegments;
+    }
+
+    /** ADAPTIVE's estimate u of the fraction of unique keys (1 when unknown). */
+    public double adaptiveUniqueness() {
+        return adaptiveUniqueness;
+    }
+
+    /** ADAPTIVE's throttle t, the probability of compacting once redundancy is high enough (0 otherwise). */
+    public double adaptiveThrottle() {
+        return adaptiveThrottle;
+    }
+
     @Override
     public String toString() {
         return "EngineStats{userBytes=" + userBytesWritten + ", walBytes=" + walBytesWritten + ", flushBytes="
@@ -227,6 +330,21 @@ public final class EngineStats {
         private long lastSequence;
         private String tableIoMode = "buffered";
         private long backgroundErrors;
+        private long inMemoryFlushes;
+        private long inMemoryFlattens;
+        private long inMemoryMerges;
+        private long inMemoryCompactions;
+        private long inMemoryAborted;
+        private long inMemoryBytesEliminated;
+        private long skiplistDataBytes;
+        private long skiplistHeapBytes;
+        private long skiplistEntries;
+        private long flatDataBytes;
+        private long flatHeapBytes;
+        private long flatEntries;
+        private int pipelineSegments;
+        private double adaptiveUniqueness;
+        private double adaptiveThrottle;
 
         private Builder() {}
 
@@ -264,6 +382,31 @@ public final class EngineStats {
         public Builder memstore(long dataBytes, long heapBytes) {
             memstoreDataBytes = dataBytes;
             memstoreHeapBytes = heapBytes;
+            return this;
+        }
+
+        public Builder inMemory(long flushes, long flattens, long merges, long compactions, long aborted,
+                long bytesEliminated) {
+            inMemoryFlushes = flushes;
+            inMemoryFlattens = flattens;
+            inMemoryMerges = merges;
+            inMemoryCompactions = compactions;
+            inMemoryAborted = aborted;
+            inMemoryBytesEliminated = bytesEliminated;
+            return this;
+        }
+
+        public Builder memstoreSegments(long skiplistData, long skiplistHeap, long skiplistEntries, long flatData,
+                long flatHeap, long flatEntries, int pipelineSegments, double uniqueness, double throttle) {
+            this.skiplistDataBytes = skiplistData;
+            this.skiplistHeapBytes = skiplistHeap;
+            this.skiplistEntries = skiplistEntries;
+            this.flatDataBytes = flatData;
+            this.flatHeapBytes = flatHeap;
+            this.flatEntries = flatEntries;
+            this.pipelineSegments = pipelineSegments;
+            this.adaptiveUniqueness = uniqueness;
+            this.adaptiveThrottle = throttle;
             return this;
         }
 

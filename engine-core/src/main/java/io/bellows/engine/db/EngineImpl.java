@@ -28,6 +28,9 @@ import io.bellows.engine.iter.MergingIterator;
 import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.key.Lookup;
 import io.bellows.engine.memstore.MemStore;
+import io.bellows.engine.memstore.MemStoreContext;
+import io.bellows.engine.memstore.MemStoreCounters;
+import io.bellows.engine.memstore.MemStoreStats;
 import io.bellows.engine.memstore.MemStoreView;
 import io.bellows.engine.memstore.MemStores;
 import io.bellows.engine.memstore.Segment;
@@ -78,7 +81,8 @@ import org.slf4j.LoggerFactory;
  *       always finds the data in one or the other.
  *   <li>Background work (one flush thread, {@code backgroundThreads - 1} compaction threads) is
  *       coordinated under {@link #lock}: the flush pending, the tables busy in compactions, the
- *       condition stalled writers wait on.
+ *       condition stalled writers wait on. In-memory flattening and compaction run on their own
+ *       thread inside the MemStore; the engine only hears when versions were dropped, to release logs.
  * </ul>
  */
 public final class EngineImpl implements Engine {
@@ -101,6 +105,12 @@ public final class EngineImpl implements Engine {
     private final SnapshotList snapshots = new SnapshotList();
     private final TableOutputs.Format tableFormat;
     private final ObsoleteFiles obsoleteFiles;
+    private final MemStoreCounters memstoreCounters = new MemStoreCounters();
+    /** Runs in-memory flattening and compaction of the MemStore; writers never wait for it. */
+    private final ExecutorService inMemoryExecutor;
+    /** Closed logs recovery would still replay; guarded by {@link #lock}. */
+    private final LogRetention closedLogs = new LogRetention();
+    private final AtomicBoolean walTruncationScheduled = new AtomicBoolean();
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a flush or compaction finishes, fails, or the engine closes. */
@@ -122,6 +132,8 @@ public final class EngineImpl implements Engine {
     private boolean flushScheduled;
     /** Whether the active MemStore holds writes made with Durability.NONE. */
     private boolean unloggedWrites;
+    /** Whether the MemStore snapshot being flushed holds writes made with Durability.NONE. */
+    private boolean snapshotUnlogged;
 
     private Wal wal;
 
@@ -183,7 +195,9 @@ public final class EngineImpl implements Engine {
         this.fs = fs;
         this.scheme = createScheme(options);
         this.versions = new VersionSet(dir, fs, options.numLevels(), scheme, this::scheduleSweep);
-        this.memstore = MemStores.create(options);
+        this.inMemoryExecutor = Executors.newSingleThreadExecutor(threads("bellows-inmemory"));
+        this.memstore = MemStores.create(options, new MemStoreContext(versions::lastSequence, snapshots::sequences,
+                inMemoryExecutor, memstoreCounters, this::scheduleWalTruncation));
         this.blockCache = new BlockCache(options.blockCacheSize());
         this.tables = new TableCache(dir, fs, blockCache, counters);
         this.tableFormat = new TableOutputs.Format(options.blockSize(), options.blockRestartInterval(),
@@ -205,6 +219,8 @@ public final class EngineImpl implements Engine {
                     // already failing
                 }
                 tables.close();
+                inMemoryExecutor.shutdownNow();
+                memstore.close();
                 dirLock.close();
             }
         }
@@ -298,6 +314,7 @@ public final class EngineImpl implements Engine {
                 memstore.add(key, seq, kind, value);
                 max[0] = Math.max(max[0], seq);
             });
+            memstore.endWrite();
         }
         if (reader.tornTailOffset() >= 0) {
             LOG.warn("{}: cut a torn tail at offset {} (an interrupted write that was never acknowledged as synced)",
@@ -464,8 +481,8 @@ public final class EngineImpl implements Engine {
     /** REQUIRES: lock held, caller is the leader. Releases the lock while doing I/O and inserting. */
     private void writeGroup(List<Writer> group) throws IOException {
         boolean logged = group.get(0).logged();
-        if (logged && wal.needsRoll()) {
-            wal.roll(versions.newFileNumber());
+        if (logged && (wal.needsRoll() || wal.size() >= memstore.logRollBytes())) {
+            rollWal();
         }
         long first = versions.lastSequence() + 1;
         long count = 0;
@@ -491,7 +508,7 @@ public final class EngineImpl implements Engine {
         try {
             if (logged) {
                 byte[] record = BatchCodec.encode(first, batches);
-                wal.append(record, sync);
+                wal.append(record, sync, first + count - 1);
                 counters.walBytes.add(record.length);
             }
             long seq = first;
@@ -510,6 +527,7 @@ public final class EngineImpl implements Engine {
                 });
                 seq = s[0];
             }
+            memstore.endWrite();
             counters.userBytes.add(userBytes);
         } finally {
             if (interrupted) {
@@ -578,12 +596,74 @@ public final class EngineImpl implements Engine {
 
     /** REQUIRES: lock held, leader. Starts a new WAL, snapshots the MemStore, schedules its flush. */
     private void switchMemStore() throws IOException {
-        long number = versions.newFileNumber();
-        wal.roll(number);
+        long number = rollWal();
         pendingFlush = memstore.snapshot();
         pendingFlushLog = number;
+        snapshotUnlogged = unloggedWrites;
         unloggedWrites = false;
         scheduleFlush(0);
+    }
+
+    /** REQUIRES: lock held, leader. Starts a new log and remembers the closed one's last sequence. */
+    private long rollWal() throws IOException {
+        long closedNumber = wal.number();
+        long closedMax = wal.maxSequence();
+        long number = versions.newFileNumber();
+        wal.roll(number);
+        closedLogs.closed(closedNumber, closedMax);
+        return number;
+    }
+
+    /** Called by the MemStore after it dropped versions in memory. */
+    private void scheduleWalTruncation() {
+        ExecutorService ex = flushExecutor;
+        if (ex == null || closing || !walTruncationScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ex.execute(this::truncateWal);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            walTruncationScheduled.set(false);
+        }
+    }
+
+    /**
+     * Releases the logs whose every record is below the MemStore's oldest sequence (Accordion's WAL
+     * truncation; {@link LogRetention} says why that is safe) by moving the manifest's log number.
+     *
+     * <p>Unlogged (Durability.NONE) writes stop this: the version shadowing a dropped one may be
+     * unlogged, and a crash would lose both. Runs on the flush thread, so it never interleaves with a
+     * flush's log-number edit.
+     */
+    private void truncateWal() {
+        walTruncationScheduled.set(false);
+        long keepFrom;
+        lock.lock();
+        try {
+            if (closing || unloggedWrites || snapshotUnlogged) {
+                return;
+            }
+            keepFrom = closedLogs.firstNeeded(memstore.minSequence(), wal.number());
+            if (keepFrom <= versions.logNumber()) {
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try {
+            versions.logAndApply(new VersionEdit().logNumber(keepFrom));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not record released WAL files; they stay until the next flush", e);
+            return;
+        }
+        lock.lock();
+        try {
+            closedLogs.prune(versions.logNumber());
+        } finally {
+            lock.unlock();
+        }
+        memstoreCounters.logsReleasedEarly.increment();
+        scheduleSweep();
     }
 
     private void scheduleFlush(long delayMs) {
@@ -619,7 +699,8 @@ public final class EngineImpl implements Engine {
             for (FileMeta f : files) {
                 scheme.placeFlush(versions.current(), f, edit);
             }
-            edit.logNumber(logNumber);
+            // WAL truncation may have moved the log number past this snapshot's logs already.
+            edit.logNumber(Math.max(logNumber, versions.logNumber()));
             versions.logAndApply(edit);
         } catch (IOException | RuntimeException e) {
             if (!(e instanceof VersionSet.ManifestWriteException)) {
@@ -651,6 +732,8 @@ public final class EngineImpl implements Engine {
             memstore.clearSnapshot();
             pendingFlush = null;
             pendingFlushLog = -1;
+            snapshotUnlogged = false;
+            closedLogs.prune(versions.logNumber());
             flushFailures = 0;
             counters.flushes.increment();
             backgroundChanged.signalAll();
@@ -977,6 +1060,7 @@ public final class EngineImpl implements Engine {
     public EngineStats stats() {
         checkOpen();
         Version v = versions.acquireCurrent();
+        MemStoreStats ms = memstore.stats();
         try {
             int n = v.numLevels();
             long[] bytes = new long[n];
@@ -993,6 +1077,11 @@ public final class EngineImpl implements Engine {
                     .stalls(counters.stalls.sum(), counters.stallNanos.sum())
                     .background(counters.flushes.sum(), counters.compactions.sum(), counters.backgroundErrors.sum())
                     .memstore(memstore.dataSize(), memstore.heapSize())
+                    .inMemory(memstoreCounters.inMemoryFlushes.sum(), memstoreCounters.flattens.sum(),
+                            memstoreCounters.merges.sum(), memstoreCounters.compactions.sum(),
+                            memstoreCounters.aborted.sum(), memstoreCounters.bytesEliminated.sum())
+                    .memstoreSegments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries, ms.flatDataBytes,
+                            ms.flatHeapBytes, ms.flatEntries, ms.pipelineSegments, ms.uniqueness, ms.throttle)
                     .levels(bytes, count)
                     .lastSequence(versions.lastSequence())
                     .tableIoMode(fs.tableIoMode())
@@ -1010,6 +1099,10 @@ public final class EngineImpl implements Engine {
     /** Counters for the metrics binder, which must not go through the closed-check of stats(). */
     EngineCounters counters() {
         return counters;
+    }
+
+    MemStoreCounters memstoreCounters() {
+        return memstoreCounters;
     }
 
     /** Live snapshots (tests). */
@@ -1074,7 +1167,9 @@ public final class EngineImpl implements Engine {
         flushExecutor.shutdown();
         compactionExecutor.shutdown();
         scheduler.shutdown();
+        inMemoryExecutor.shutdown();
         try {
+            inMemoryExecutor.awaitTermination(1, TimeUnit.HOURS);
             flushExecutor.awaitTermination(1, TimeUnit.HOURS);
             compactionExecutor.awaitTermination(1, TimeUnit.HOURS);
             scheduler.awaitTermination(1, TimeUnit.MINUTES);

@@ -1,5 +1,6 @@
 package io.bellows.engine.db;
 
+import io.bellows.engine.memstore.MemStoreCounters;
 import io.bellows.engine.metrics.EngineCounters;
 import io.bellows.engine.version.Version;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -47,6 +48,35 @@ final class EngineMetrics implements MeterBinder {
                 "key and value bytes in the MemStore");
         gauge(registry, "bellows.memstore.heap", e -> e.memstore().heapSize(), "bytes",
                 "estimated heap held by the MemStore");
+        MemStoreCounters m = engine.memstoreCounters();
+        plain(registry, "bellows.memstore.inmemory.flushes", m.inMemoryFlushes,
+                "active segments pushed into the pipeline");
+        plain(registry, "bellows.memstore.inmemory.flattens", m.flattens, "skiplist indices flattened");
+        plain(registry, "bellows.memstore.inmemory.merges", m.merges, "pipeline indices merged");
+        plain(registry, "bellows.memstore.inmemory.compactions", m.compactions,
+                "pipelines compacted in memory (redundant versions dropped)");
+        plain(registry, "bellows.memstore.inmemory.aborted", m.aborted,
+                "in-memory compactions given up because a disk flush took the pipeline");
+        FunctionCounter.builder("bellows.memstore.eliminated", m.bytesEliminated, LongAdder::sum).tags(tags)
+                .baseUnit("bytes").description("bytes of versions dropped in memory, never written to disk")
+                .register(registry);
+        gauge(registry, "bellows.memstore.segments", e -> e.memstore().stats().pipelineSegments, null,
+                "immutable segments in the pipeline");
+        gauge(registry, "bellows.memstore.adaptive.uniqueness", e -> e.memstore().stats().uniqueness, null,
+                "ADAPTIVE's estimate of the unique-key fraction");
+        gauge(registry, "bellows.memstore.adaptive.throttle", e -> e.memstore().stats().throttle, null,
+                "ADAPTIVE's compaction probability");
+        for (String kind : new String[] {"skiplist", "flat"}) {
+            boolean flat = kind.equals("flat");
+            Gauge.builder("bellows.memstore.segment.data", engine,
+                    e -> flat ? e.memstore().stats().flatDataBytes : e.memstore().stats().skiplistDataBytes)
+                    .tags(tags.and("kind", kind)).baseUnit("bytes").description("key and value bytes by segment kind")
+                    .strongReference(true).register(registry);
+            Gauge.builder("bellows.memstore.segment.heap", engine,
+                    e -> flat ? e.memstore().stats().flatHeapBytes : e.memstore().stats().skiplistHeapBytes)
+                    .tags(tags.and("kind", kind)).baseUnit("bytes").description("estimated heap by segment kind")
+                    .strongReference(true).register(registry);
+        }
         gauge(registry, "bellows.write.amplification", e -> amp(e.counters()), null,
                 "(flush + compaction bytes written) / flush bytes written");
         gauge(registry, "bellows.space.amplification", EngineMetrics::spaceAmp, null,

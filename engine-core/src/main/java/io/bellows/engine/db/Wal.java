@@ -28,6 +28,9 @@ final class Wal implements AutoCloseable {
     private final FileSystem fs;
     private final ReentrantLock lock = new ReentrantLock();
     private LogWriter writer;
+    private long number;
+    /** Highest sequence of a record appended (or attempted) to the current log; 0 if none. */
+    private long maxSequence;
     private boolean dirty;
     private boolean broken;
 
@@ -36,12 +39,18 @@ final class Wal implements AutoCloseable {
         this.dir = dir;
         this.fs = fs;
         this.writer = create(number);
+        this.number = number;
     }
 
-    /** Appends one record, then forces it ({@code sync}) or hands it to the OS. */
-    void append(byte[] record, boolean sync) throws IOException {
+    /**
+     * Appends one record holding sequences up to {@code lastSequence}, then forces it ({@code sync}) or
+     * hands it to the OS.
+     */
+    void append(byte[] record, boolean sync, long lastSequence) throws IOException {
         lock.lock();
         try {
+            // Counted before the write: a record that half failed may still be replayed.
+            maxSequence = Math.max(maxSequence, lastSequence);
             writer.addRecord(record, 0, record.length);
             if (sync) {
                 writer.sync();
@@ -53,6 +62,36 @@ final class Wal implements AutoCloseable {
         } catch (IOException e) {
             broken = true;
             throw e;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of the current log. */
+    long number() {
+        lock.lock();
+        try {
+            return number;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes in the current log. */
+    long size() {
+        lock.lock();
+        try {
+            return writer.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Highest sequence appended to the current log (0 if none). */
+    long maxSequence() {
+        lock.lock();
+        try {
+            return maxSequence;
         } finally {
             lock.unlock();
         }
@@ -90,6 +129,8 @@ final class Wal implements AutoCloseable {
                 LOG.warn("closing the old WAL failed", e);
             }
             writer = next;
+            this.number = number;
+            maxSequence = 0;
             dirty = false;
             broken = false;
         } finally {

@@ -91,6 +91,12 @@ public final class DefaultMemStore implements MemStore {
     }
 
     @Override
+    public MemStoreStats stats() {
+        State s = state;
+        return MemStoreStats.of(s.view.segments(), 0, 1, 0);
+    }
+
+    @Override
     public void close() {
         state = new State(new SkipListSegment(), null);
     }

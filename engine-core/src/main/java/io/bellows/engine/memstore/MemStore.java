@@ -22,6 +22,14 @@ public interface MemStore extends AutoCloseable {
     void add(byte[] key, long seq, int kind, byte[] value);
 
     /**
+     * Called by the adding thread after all entries of one write group (or of one replayed WAL record)
+     * were added, before the group is published. A MemStore that replaces its active segment does it
+     * here and only here, so no group is split across segments: a reader's view holds all of a group's
+     * entries or none of them.
+     */
+    default void endWrite() {}
+
+    /**
      * The segments readers must consult, newest first. The returned view is immutable; closing it
      * releases what it pins (memory layouts that recycle chunks need this).
      */
@@ -51,10 +59,24 @@ public interface MemStore extends AutoCloseable {
     long heapSize();
 
     /**
-     * Lowest sequence number still held only in memory (Long.MAX_VALUE if none): WAL records below it are
-     * no longer needed once the snapshot is flushed.
+     * Lowest sequence number still held only in memory (Long.MAX_VALUE if none), snapshot included. A
+     * MemStore that drops versions a newer one shadows raises it before any disk flush: every version
+     * below it is on disk or shadowed by a newer one held in memory, so WAL records below it are not
+     * needed to rebuild the newest state.
      */
     long minSequence();
+
+    /**
+     * WAL bytes after which the engine starts a new log even though no disk flush is due, so that logs
+     * whose versions the MemStore has dropped can be released (see {@link #minSequence()}). MAX_VALUE:
+     * logs roll only with disk flushes, for MemStores that never drop versions.
+     */
+    default long logRollBytes() {
+        return Long.MAX_VALUE;
+    }
+
+    /** Sizes by segment kind, pipeline length and policy estimates. */
+    MemStoreStats stats();
 
     @Override
     void close();

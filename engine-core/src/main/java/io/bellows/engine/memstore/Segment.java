@@ -2,6 +2,7 @@ package io.bellows.engine.memstore;
 
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.key.Lookup;
+import java.util.List;
 
 /**
  * The unit of MemStore memory (Accordion's segment): a set of cells in internal-key order with its own
@@ -28,4 +29,15 @@ public interface Segment {
 
     /** Highest sequence held, or 0 when empty. */
     long maxSequence();
+
+    /** How the segment indexes its cells ("skiplist", "flat"), for metrics by segment kind. */
+    String kind();
+
+    /**
+     * The memories the segment's cells live in, which must stay allocated while any state or view lists
+     * the segment; empty when the cells are left to the garbage collector.
+     */
+    default List<SegmentMemory> memory() {
+        return List.of();
+    }
 }

@@ -1,12 +1,11 @@
 package io.bellows.engine.memstore;
 
 import io.bellows.engine.iter.InternalIterator;
-import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.key.Lookup;
-import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -14,9 +13,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The mutable segment: a concurrent skiplist of cells (HBase's CellSet over ConcurrentSkipListMap).
  * Lock-free for readers and writers; iterators are weakly consistent, which is safe because a reader
- * only ever looks at sequences that were published after their cells were inserted.
+ * only ever looks at sequences that were published after their cells were inserted. With an MSLAB the
+ * cells' bytes are copied into its chunks.
  */
-final class SkipListSegment implements Segment {
+final class SkipListSegment implements Segment, CellSource {
     /**
      * Heap of one ConcurrentSkipListMap entry as HBase's ClassSize computes it: a node (header, key,
      * value and next references: 24 B) plus one index node per two entries on average (24 B / 2),
@@ -24,15 +24,29 @@ final class SkipListSegment implements Segment {
      */
     static final int SKIPLIST_ENTRY_OVERHEAD = 40;
 
-    private final ConcurrentSkipListMap<Cell, Cell> cells = new ConcurrentSkipListMap<>(Cell.ORDER);
+    private final ConcurrentSkipListSet<Cell> cells = new ConcurrentSkipListSet<>(Cell.ORDER);
+    private final Mslab mslab;
+    private final List<SegmentMemory> memory;
     private final LongAdder dataSize = new LongAdder();
     private final LongAdder entries = new LongAdder();
     private final LongAccumulator minSeq = new LongAccumulator(Math::min, Long.MAX_VALUE);
     private final AtomicLong maxSeq = new AtomicLong();
 
+    /** A segment whose cells keep their own arrays. */
+    SkipListSegment() {
+        this(null);
+    }
+
+    /** A segment copying cells into {@code mslab} (null: cells keep their own arrays). */
+    SkipListSegment(Mslab mslab) {
+        this.mslab = mslab;
+        this.memory = mslab == null ? List.of() : List.of(mslab);
+    }
+
+    /** REQUIRES: one adding thread at a time. */
     void add(byte[] key, long seq, int kind, byte[] value) {
-        Cell c = new Cell(key, seq, kind, value);
-        cells.put(c, c);
+        Cell c = mslab == null ? Cell.of(key, seq, kind, value) : mslab.copy(key, seq, kind, value);
+        cells.add(c);
         dataSize.add(c.dataSize());
         entries.increment();
         minSeq.accumulate(seq);
@@ -41,17 +55,22 @@ final class SkipListSegment implements Segment {
 
     @Override
     public boolean get(byte[] key, long seq, Lookup out) {
-        Cell c = cells.ceilingKey(new Cell(key, seq, InternalKeys.KIND_PUT, null));
-        if (c == null || !Arrays.equals(c.key, key)) {
+        Cell c = cells.ceiling(Cell.probe(key, seq));
+        if (c == null || !c.keyEquals(key)) {
             return false;
         }
-        out.set(c.sequence, c.kind, c.value);
+        out.set(c.sequence, c.kind, c.value());
         return true;
     }
 
     @Override
     public InternalIterator iterator() {
-        return new CellMapIterator(cells);
+        return new CellSetIterator(cells);
+    }
+
+    @Override
+    public Iterator<Cell> cells() {
+        return cells.iterator();
     }
 
     @Override
@@ -62,7 +81,8 @@ final class SkipListSegment implements Segment {
     @Override
     public long heapSize() {
         long n = entries.sum();
-        return dataSize.sum() + n * (SKIPLIST_ENTRY_OVERHEAD + Cell.CELL_OVERHEAD);
+        int perCell = SKIPLIST_ENTRY_OVERHEAD + Cell.OBJECT_SIZE + (mslab == null ? Cell.ARRAYS_OVERHEAD : 0);
+        return dataSize.sum() + n * perCell;
     }
 
     @Override
@@ -80,14 +100,27 @@ final class SkipListSegment implements Segment {
         return maxSeq.get();
     }
 
-    /** Iterator over a navigable map of cells; re-seeks by taking a tail view. */
-    static final class CellMapIterator implements InternalIterator {
-        private final NavigableMap<Cell, Cell> map;
+    @Override
+    public String kind() {
+        return "skiplist";
+    }
+
+    @Override
+    public List<SegmentMemory> memory() {
+        return memory;
+    }
+
+    /** Iterator over a navigable set of cells; re-seeks by taking a tail view. */
+    static final class CellSetIterator implements InternalIterator {
+        private final NavigableSet<Cell> set;
         private Iterator<Cell> it;
         private Cell current;
+        private byte[] key;
+        private byte[] value;
+        private boolean valueRead;
 
-        CellMapIterator(NavigableMap<Cell, Cell> map) {
-            this.map = map;
+        CellSetIterator(NavigableSet<Cell> set) {
+            this.set = set;
         }
 
         @Override
@@ -97,13 +130,13 @@ final class SkipListSegment implements Segment {
 
         @Override
         public void seekToFirst() {
-            it = map.keySet().iterator();
+            it = set.iterator();
             advance();
         }
 
         @Override
         public void seek(byte[] userKey, long sequence) {
-            it = map.tailMap(new Cell(userKey, sequence, InternalKeys.KIND_PUT, null), true).keySet().iterator();
+            it = set.tailSet(Cell.probe(userKey, sequence), true).iterator();
             advance();
         }
 
@@ -114,11 +147,14 @@ final class SkipListSegment implements Segment {
 
         private void advance() {
             current = it.hasNext() ? it.next() : null;
+            key = current == null ? null : current.key();
+            value = null;
+            valueRead = false;
         }
 
         @Override
         public byte[] key() {
-            return current.key;
+            return key;
         }
 
         @Override
@@ -133,7 +169,11 @@ final class SkipListSegment implements Segment {
 
         @Override
         public byte[] value() {
-            return current.value;
+            if (!valueRead) {
+                value = current.value();
+                valueRead = true;
+            }
+            return value;
         }
 
         @Override

@@ -1,0 +1,46 @@
+package io.bellows.engine.db;
+
+import java.util.ArrayDeque;
+
+/**
+ * The closed WAL files recovery would still replay, each with the highest sequence it holds, and the
+ * rule that releases them early (Accordion's WAL truncation): a log whose every record is below the
+ * oldest sequence the MemStore holds is no longer needed.
+ *
+ * <p>Why that is safe: each record of such a log is in a table, or is a version that in-memory
+ * compaction dropped because a newer version of the same key, still in memory and so logged in a later
+ * log, shadows it (a tombstone too: the newest version of a key is never dropped). Replaying the later
+ * logs rebuilds the newest state, and no snapshot survives a crash to want the older versions. The logs
+ * kept are all newer than the last flush, so replay never puts a version below one already on disk.
+ *
+ * <p>Thread safety: guarded by the engine lock.
+ */
+final class LogRetention {
+    /** {number, highest sequence}, oldest first. */
+    private final ArrayDeque<long[]> closed = new ArrayDeque<>();
+
+    /** Log {@code number}, holding sequences up to {@code maxSequence}, was closed by a roll. */
+    void closed(long number, long maxSequence) {
+        closed.addLast(new long[] {number, maxSequence});
+    }
+
+    /**
+     * The first log recovery needs when the MemStore's oldest sequence is {@code minSequence} and
+     * {@code current} is the log being written.
+     */
+    long firstNeeded(long minSequence, long current) {
+        for (long[] log : closed) {
+            if (log[1] >= minSequence) {
+                return log[0];
+            }
+        }
+        return current;
+    }
+
+    /** Forgets logs below {@code logNumber}, which the manifest no longer needs. */
+    void prune(long logNumber) {
+        while (!closed.isEmpty() && closed.peekFirst()[0] < logNumber) {
+            closed.pollFirst();
+        }
+    }
+}

@@ -1,0 +1,391 @@
+package io.bellows.engine.memstore;
+
+import io.bellows.engine.InMemoryCompaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Accordion's compacting MemStore (paper §3; HBase's CompactingMemStore): a small mutable skiplist
+ * segment takes writes; when it holds a fraction A of the flush size, an in-memory flush pushes it
+ * into a pipeline of immutable segments and a background run flattens, merges or compacts the
+ * pipeline by policy. A disk flush takes the pipeline and the active segment together as its snapshot.
+ *
+ * <p>Thread safety: the whole configuration is one immutable {@link MemStoreState} behind an atomic
+ * reference; every change builds a new state from a pinned copy of the current one and installs it
+ * by compare-and-set, so readers never lock and never see a segment twice or not at all. The writer
+ * only pushes (constant time); flattening and compaction run on the context's executor, at most one run
+ * at a time, and give up when a disk flush changed the pipeline meanwhile.
+ */
+final class CompactingMemStore implements MemStore {
+    private static final Logger LOG = LoggerFactory.getLogger(CompactingMemStore.class);
+
+    private final InMemoryCompaction policy;
+    private final long flushSize;
+    private final long inMemoryFlushSize;
+    private final int pipelineLimit;
+    private final double threshold;
+    private final ChunkPool pool;
+    private final MemStoreContext context;
+    private final MemStoreCounters counters;
+    private final AtomicReference<MemStoreState> state;
+    private final AtomicBoolean compactionRunning = new AtomicBoolean();
+    private final SplittableRandom random = new SplittableRandom();
+    /** ADAPTIVE's u and t; written by the writer (push, snapshot) and the compactor, read by both. */
+    private volatile double uniqueness = 1;
+    private volatile double throttle = InMemoryPolicy.INITIAL_THROTTLE;
+    private volatile boolean closed;
+    /** Runs just before a compaction installs its result; tests use it to force interleavings. */
+    volatile Runnable beforeSwap;
+
+    /**
+     * @param flushSize data bytes (active plus pipeline) at which a disk flush is due
+     * @param activeFraction A: the active segment is pushed at this fraction of {@code flushSize}
+     * @param pipelineLimit S: BASIC and ADAPTIVE merge when the pipeline holds more segments
+     * @param threshold R: ADAPTIVE may compact when the redundant fraction 1 - u exceeds it
+     * @param pool chunks for MSLABs; null keeps every cell in arrays of its own
+     */
+    CompactingMemStore(InMemoryCompaction policy, long flushSize, double activeFraction, int pipelineLimit,
+            double threshold, ChunkPool pool, MemStoreContext context) {
+        if (policy == InMemoryCompaction.NONE) {
+            throw new IllegalArgumentException("policy NONE is the DefaultMemStore");
+        }
+        this.policy = policy;
+        this.flushSize = flushSize;
+        this.inMemoryFlushSize = Math.max(1, (long) (flushSize * activeFraction));
+        this.pipelineLimit = pipelineLimit;
+        this.threshold = threshold;
+        this.pool = pool;
+        this.context = context;
+        this.counters = context.counters();
+        SkipListSegment active = newActive();
+        this.state = new AtomicReference<>(new MemStoreState(active, Pipeline.EMPTY, List.of(), false));
+        releaseCreator(active);
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @Override
+    public void add(byte[] key, long seq, int kind, byte[] value) {
+        // Only this (single) writer replaces the active segment, so it stays current while we add to it.
+        state.get().active.add(key, seq, kind, value);
+    }
+
+    /** Pushes a full active segment; never inside a write group, so groups stay whole per segment. */
+    @Override
+    public void endWrite() {
+        if (state.get().active.dataSize() >= inMemoryFlushSize) {
+            inMemoryFlush();
+        }
+    }
+
+    /** Makes the active segment immutable: pushes it at the pipeline's head and starts a compaction run. */
+    private void inMemoryFlush() {
+        SkipListSegment next = newActive();
+        install(cur -> new MemStoreState(next, cur.pipeline.pushHead(cur.active), cur.snapshot, cur.snapshotPending));
+        releaseCreator(next);
+        counters.inMemoryFlushes.increment();
+        throttle = Math.min(1, throttle * InMemoryPolicy.THROTTLE_GROWTH);
+        scheduleCompaction();
+    }
+
+    private SkipListSegment newActive() {
+        return new SkipListSegment(pool == null ? null : new Mslab(pool));
+    }
+
+    /** The creator's reference to a new segment's memory goes once a state holds its own. */
+    private static void releaseCreator(Segment s) {
+        for (SegmentMemory m : s.memory()) {
+            m.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ state changes
+
+    /** Pins the current state (it may be replaced at once; a pinned state stays readable). */
+    private MemStoreState acquire() {
+        while (true) {
+            MemStoreState s = state.get();
+            if (s.tryRetain()) {
+                return s;
+            }
+        }
+    }
+
+    /**
+     * Installs {@code change(current)} by compare-and-set, retrying on races; returns the installed
+     * state, or null if {@code change} returned null (the change no longer applies).
+     */
+    private MemStoreState install(UnaryOperator<MemStoreState> change) {
+        while (true) {
+            MemStoreState cur = acquire();
+            MemStoreState next;
+            try {
+                next = change.apply(cur);
+            } catch (RuntimeException e) {
+                cur.release();
+                throw e;
+            }
+            if (next == null) {
+                cur.release();
+                return null;
+            }
+            if (state.compareAndSet(cur, next)) {
+                cur.release();
+                cur.release();
+                return next;
+            }
+            next.release();
+            cur.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ in-memory compaction
+
+    private void scheduleCompaction() {
+        if (closed || !compactionRunning.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            context.executor().execute(this::compactionRun);
+        } catch (RejectedExecutionException e) {
+            compactionRunning.set(false);
+        }
+    }
+
+    /**
+     * Works until the pipeline needs nothing more; then checks once more after clearing the running flag,
+     * so segments pushed during the run are never left behind (HBase starts nothing when they pile up).
+     */
+    private void compactionRun() {
+        try {
+            while (!closed && step()) {
+                // each step is one flatten, merge or compaction
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.error("in-memory compaction failed; the pipeline is left as it was", e);
+        } finally {
+            compactionRunning.set(false);
+        }
+        if (!closed && pendingWork(state.get())) {
+            scheduleCompaction();
+        }
+    }
+
+    private boolean pendingWork(MemStoreState s) {
+        return decide(s.pipeline) != InMemoryPolicy.Action.NONE;
+    }
+
+    private InMemoryPolicy.Action decide(Pipeline p) {
+        boolean unflattened = false;
+        for (Segment s : p.segments) {
+            unflattened |= s instanceof SkipListSegment;
+        }
+        double draw = policy == InMemoryCompaction.ADAPTIVE ? random.nextDouble() : 0;
+        return InMemoryPolicy.decide(policy, p.segments.size(), unflattened, pipelineLimit, uniqueness, throttle,
+                threshold, draw);
+    }
+
+    /** One flatten, merge or compaction; false when there was nothing to do. */
+    private boolean step() {
+        MemStoreState pinned = acquire();
+        try {
+            Pipeline p = pinned.pipeline;
+            InMemoryPolicy.Action action = decide(p);
+            switch (action) {
+                case NONE:
+                    return false;
+                case FLATTEN:
+                    flatten(p);
+                    return true;
+                case MERGE:
+                    merge(p);
+                    return true;
+                case COMPACT:
+                    compact(p);
+                    return true;
+                default:
+                    throw new IllegalStateException("unknown action " + action);
+            }
+        } finally {
+            pinned.release();
+        }
+    }
+
+    private void flatten(Pipeline p) {
+        Segment oldest = null;
+        for (Segment s : p.segments) {
+            if (s instanceof SkipListSegment) {
+                oldest = s;
+            }
+        }
+        FlatSegment flat = SegmentBuilder.flatten(oldest);
+        Segment target = oldest;
+        if (swap(cur -> cur.pipeline.replace(target, flat, p.version))) {
+            counters.flattens.increment();
+        }
+    }
+
+    private void merge(Pipeline p) {
+        FlatSegment merged = SegmentBuilder.merge(p.segments);
+        if (swap(cur -> cur.pipeline.replaceTail(p.segments, merged, p.version))) {
+            counters.merges.increment();
+            uniqueness = merged.size() == 0 ? 1 : (double) merged.uniqueKeys() / merged.size();
+        }
+    }
+
+    private void compact(Pipeline p) {
+        // Published sequence first: a snapshot missing from the list read after it is at or above it.
+        long published = context.publishedSequence();
+        long[] snapshots = context.snapshotSequences();
+        if (state.get().pipeline.version != p.version) {
+            counters.aborted.increment();
+            return;
+        }
+        Mslab out = pool == null ? null : new Mslab(pool);
+        try {
+            SegmentBuilder.Compacted c = SegmentBuilder.compact(p.segments, snapshots, published, out);
+            FlatSegment seg = c.segment();
+            if (swap(cur -> cur.pipeline.replaceTail(p.segments, seg, p.version))) {
+                counters.compactions.increment();
+                counters.cellsEliminated.add(c.cellsEliminated());
+                counters.bytesEliminated.add(c.bytesEliminated());
+                uniqueness = seg.size() == 0 ? 1 : (double) seg.uniqueKeys() / seg.size();
+                if (c.cellsEliminated() > 0) {
+                    context.minSequenceAdvanced();
+                }
+            }
+        } finally {
+            if (out != null) {
+                out.release();
+            }
+        }
+    }
+
+    /** Installs a new pipeline unless a disk flush changed it since it was read; false if aborted. */
+    private boolean swap(Function<MemStoreState, Pipeline> change) {
+        Runnable hook = beforeSwap;
+        if (hook != null) {
+            hook.run();
+        }
+        MemStoreState installed = install(cur -> {
+            Pipeline next = change.apply(cur);
+            return next == null ? null : new MemStoreState(cur.active, next, cur.snapshot, cur.snapshotPending);
+        });
+        if (installed == null) {
+            counters.aborted.increment();
+            return false;
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ MemStore
+
+    @Override
+    public MemStoreView view() {
+        return acquire().view;
+    }
+
+    @Override
+    public boolean shouldFlush() {
+        MemStoreState s = state.get();
+        long data = s.active.dataSize();
+        for (Segment seg : s.pipeline.segments) {
+            data += seg.dataSize();
+        }
+        return data >= flushSize;
+    }
+
+    @Override
+    public boolean hasSnapshot() {
+        return state.get().snapshotPending;
+    }
+
+    @Override
+    public List<Segment> snapshot() {
+        SkipListSegment next = newActive();
+        MemStoreState s = install(cur -> {
+            if (cur.snapshotPending) {
+                throw new IllegalStateException("a snapshot is already pending");
+            }
+            List<Segment> snap = new ArrayList<>(1 + cur.pipeline.segments.size());
+            if (cur.active.entries() > 0) {
+                snap.add(cur.active);
+            }
+            snap.addAll(cur.pipeline.segments);
+            return new MemStoreState(next, cur.pipeline.cleared(), List.copyOf(snap), true);
+        });
+        releaseCreator(next);
+        throttle = InMemoryPolicy.INITIAL_THROTTLE;
+        uniqueness = 1;
+        return s.snapshot;
+    }
+
+    @Override
+    public void clearSnapshot() {
+        install(cur -> new MemStoreState(cur.active, cur.pipeline, List.of(), false));
+    }
+
+    @Override
+    public boolean isActiveEmpty() {
+        MemStoreState s = state.get();
+        return s.active.entries() == 0 && s.pipeline.segments.isEmpty();
+    }
+
+    @Override
+    public long dataSize() {
+        return state.get().dataSize();
+    }
+
+    @Override
+    public long heapSize() {
+        long sum = 0;
+        for (Segment s : state.get().view.segments()) {
+            sum += s.heapSize();
+        }
+        return sum;
+    }
+
+    @Override
+    public long minSequence() {
+        long min = Long.MAX_VALUE;
+        for (Segment s : state.get().view.segments()) {
+            min = Math.min(min, s.minSequence());
+        }
+        return min;
+    }
+
+    @Override
+    public long logRollBytes() {
+        // Small enough that dropped versions free logs well before the next disk flush, large enough
+        // that a roll (two forces) is rare next to the writes it covers.
+        return Math.max(4096, flushSize / 8);
+    }
+
+    @Override
+    public MemStoreStats stats() {
+        MemStoreState s = state.get();
+        return MemStoreStats.of(s.view.segments(), s.pipeline.segments.size(), uniqueness,
+                policy == InMemoryCompaction.ADAPTIVE ? throttle : 0);
+    }
+
+    /** The current pipeline (tests observe the policies through it). */
+    Pipeline pipeline() {
+        return state.get().pipeline;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        // A new pipeline version makes a compaction still running give up; open views keep their states.
+        SkipListSegment empty = new SkipListSegment();
+        install(cur -> new MemStoreState(empty, cur.pipeline.cleared(), List.of(), false));
+    }
+}

@@ -1,0 +1,162 @@
+package io.bellows.engine.memstore;
+
+import io.bellows.engine.iter.InternalIterator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
+
+/**
+ * Builds flat segments: by flattening one segment, merging several (both over the same cells), or
+ * compacting several (survivors relocated into fresh memory).
+ */
+final class SegmentBuilder {
+    private SegmentBuilder() {}
+
+    /** The outcome of a compaction: the segment and what it left out. */
+    record Compacted(FlatSegment segment, long cellsEliminated, long bytesEliminated) {}
+
+    static FlatSegment flatten(Segment s) {
+        return new FlatSegment(toArray(cellsOf(s), s.entries()), s.memory());
+    }
+
+    /** One flat index over all cells of {@code segments}; no cell is copied or dropped. */
+    static FlatSegment merge(List<Segment> segments) {
+        List<SegmentMemory> memory = new ArrayList<>();
+        long n = 0;
+        for (Segment s : segments) {
+            memory.addAll(s.memory());
+            n += s.entries();
+        }
+        return new FlatSegment(toArray(merged(segments), n), List.copyOf(memory));
+    }
+
+    /**
+     * Merges {@code segments}, keeping of each key only the versions some reader can still see, and
+     * copies the survivors into {@code out} (null: they keep their own arrays).
+     *
+     * <p>The read points are the live snapshots plus {@code published}, the last sequence readers could
+     * see when the snapshots were listed: a snapshot taken later reads at or above it. A reader at
+     * sequence s sees, of each key, the newest version at or below s; so of the versions between two
+     * consecutive read points only the newest can be read. Versions above {@code published} may belong
+     * to a write group not yet visible, and a later snapshot can land between any two of them, so all
+     * are kept. Tombstones are dropped only when a newer version of the same stretch shadows them: the
+     * newest version of a key is always kept, so a tombstone still hides what it deletes on disk.
+     *
+     * @param snapshots live snapshot sequences, ascending
+     */
+    static Compacted compact(List<Segment> segments, long[] snapshots, long published, Mslab out) {
+        long[] points = Arrays.copyOf(snapshots, snapshots.length + 1);
+        points[snapshots.length] = published;
+        Arrays.sort(points);
+        long n = 0;
+        for (Segment s : segments) {
+            n += s.entries();
+        }
+        List<Cell> kept = new ArrayList<>((int) Math.min(n, Integer.MAX_VALUE - 8));
+        long droppedCells = 0;
+        long droppedBytes = 0;
+        Cell prev = null;
+        int prevStripe = -1;
+        for (Iterator<Cell> it = merged(segments); it.hasNext(); ) {
+            Cell c = it.next();
+            int stripe = stripe(points, c.sequence);
+            boolean keep = prev == null || !prev.sameKey(c) || stripe != prevStripe || c.sequence > published;
+            prev = c;
+            prevStripe = stripe;
+            if (keep) {
+                kept.add(out == null ? c : out.copyOf(c));
+            } else {
+                droppedCells++;
+                droppedBytes += c.dataSize();
+            }
+        }
+        FlatSegment seg = new FlatSegment(kept.toArray(new Cell[0]), out == null ? List.of() : List.of(out));
+        return new Compacted(seg, droppedCells, droppedBytes);
+    }
+
+    /** Index of the first read point at or above {@code seq}: versions with equal index share a stretch. */
+    private static int stripe(long[] points, long seq) {
+        int i = Arrays.binarySearch(points, seq);
+        return i >= 0 ? i : -i - 1;
+    }
+
+    private static Cell[] toArray(Iterator<Cell> it, long sizeHint) {
+        List<Cell> out = new ArrayList<>((int) Math.min(sizeHint, Integer.MAX_VALUE - 8));
+        while (it.hasNext()) {
+            out.add(it.next());
+        }
+        return out.toArray(new Cell[0]);
+    }
+
+    /** The cells of {@code s}; a segment that is no cell source is read through its iterator. */
+    static Iterator<Cell> cellsOf(Segment s) {
+        if (s instanceof CellSource) {
+            return ((CellSource) s).cells();
+        }
+        InternalIterator it = s.iterator();
+        it.seekToFirst();
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.isValid();
+            }
+
+            @Override
+            public Cell next() {
+                if (!it.isValid()) {
+                    throw new NoSuchElementException();
+                }
+                Cell c = Cell.of(it.key(), it.sequence(), it.kind(), it.value());
+                it.next();
+                return c;
+            }
+        };
+    }
+
+    /** All cells of {@code segments} in internal-key order (sequences are unique across segments). */
+    static Iterator<Cell> merged(List<Segment> segments) {
+        if (segments.size() == 1) {
+            return cellsOf(segments.get(0));
+        }
+        PriorityQueue<Head> heap = new PriorityQueue<>(segments.size(), (a, b) -> Cell.compare(a.cell, b.cell));
+        for (Segment s : segments) {
+            Iterator<Cell> it = cellsOf(s);
+            if (it.hasNext()) {
+                heap.add(new Head(it, it.next()));
+            }
+        }
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return !heap.isEmpty();
+            }
+
+            @Override
+            public Cell next() {
+                Head h = heap.poll();
+                if (h == null) {
+                    throw new NoSuchElementException();
+                }
+                Cell c = h.cell;
+                if (h.it.hasNext()) {
+                    h.cell = h.it.next();
+                    heap.add(h);
+                }
+                return c;
+            }
+        };
+    }
+
+    private static final class Head {
+        final Iterator<Cell> it;
+        Cell cell;
+
+        Head(Iterator<Cell> it, Cell cell) {
+            this.it = it;
+            this.cell = cell;
+        }
+    }
+}

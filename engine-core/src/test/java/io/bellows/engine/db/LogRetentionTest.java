@@ -1,0 +1,24 @@
+package io.bellows.engine.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class LogRetentionTest {
+    @Test
+    void releasesExactlyTheLogsWhollyBelowTheOldestSequenceInMemory() {
+        LogRetention r = new LogRetention();
+        r.closed(5, 100);
+        r.closed(7, 250);
+        r.closed(8, 0); // rolled before any record
+        r.closed(9, 400);
+        assertEquals(5, r.firstNeeded(100, 12), "log 5 still holds sequence 100");
+        assertEquals(7, r.firstNeeded(101, 12));
+        assertEquals(7, r.firstNeeded(250, 12));
+        assertEquals(9, r.firstNeeded(251, 12), "an empty log goes with the ones before it");
+        assertEquals(12, r.firstNeeded(401, 12), "every closed log is below: only the current one is needed");
+        assertEquals(12, r.firstNeeded(Long.MAX_VALUE, 12), "an empty MemStore needs no closed log");
+        r.prune(8);
+        assertEquals(8, r.firstNeeded(0, 12), "pruned logs are forgotten");
+    }
+}
