@@ -6,5 +6,10 @@ package io.bellows.engine;
  */
 public enum CompactionStyle {
     /** LevelDB/RocksDB leveled compaction: L0 of overlapping tables, then levels of disjoint tables. */
-    LEVELED
+    LEVELED,
+    /**
+     * LSM-trie (paper 000): a hash trie of containers holding piles of HTables, fan-out 8. Point
+     * operations only: cursors are not supported because no key order is kept on disk.
+     */
+    LSM_TRIE
 }
