@@ -114,6 +114,9 @@ final class BenchFlags {
                 (v, s) -> v.keySize = (int) longIn("key_size", s, 1, InternalKeys.MAX_KEY_LENGTH));
         add(m, "value_size", "BYTES", "100", "value length",
                 (v, s) -> v.valueSize = (int) bytesIn("value_size", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
+        add(m, "value_size_min", "BYTES", "value_size",
+                "shortest value; lengths are then uniform in [value_size_min, value_size]",
+                (v, s) -> v.valueSizeMin = (int) bytesIn("value_size_min", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
         add(m, "threads", "N", "1", "client threads; each workload's operations are split over them",
                 (v, s) -> v.threads = (int) longIn("threads", s, 1, 1024));
         add(m, "distribution", "uniform|zipfian", "uniform",
@@ -283,6 +286,7 @@ final class BenchFlags {
         long deletes = -1;
         int keySize = 16;
         int valueSize = 100;
+        int valueSizeMin = -1;
         int threads = 1;
         KeyDistribution distribution = KeyDistribution.UNIFORM;
         Durability durability = Durability.ASYNC;
@@ -312,13 +316,16 @@ final class BenchFlags {
                     }
                 }
             }
+            if (valueSizeMin > valueSize) {
+                throw new FlagException("--value_size_min=" + valueSizeMin + " exceeds --value_size=" + valueSize);
+            }
             if (valueSize > engine.build().maxValueLength()) {
                 engine.maxValueLength(valueSize);
             }
             long derived = Math.max(1, num / 5);
             return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
                     keySize, valueSize, threads, distribution, durability, engine.build(), db, useExistingDb, seed,
-                    batchSize, seekNexts, histogram, csv, help);
+                    batchSize, seekNexts, histogram, csv, help, valueSizeMin < 0 ? valueSize : valueSizeMin);
         }
     }
 

@@ -29,7 +29,8 @@ record BenchOptions(
         int seekNexts,
         boolean histogram,
         Path csv,
-        boolean help) {
+        boolean help,
+        int valueSizeMin) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);

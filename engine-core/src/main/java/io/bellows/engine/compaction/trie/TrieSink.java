@@ -39,6 +39,7 @@ final class TrieSink implements TableSink {
     private final KeyHash hash;
     private final int level;
     private final Set<Long> excluded;
+    private final long stampFloor;
     private final Version base;
     private PileIndex baseIndex;
     private final Map<Long, Stream> open = new LinkedHashMap<>();
@@ -46,12 +47,17 @@ final class TrieSink implements TableSink {
     private final List<Long> created = new ArrayList<>();
     private boolean released;
 
-    TrieSink(TableWriteContext ctx, TrieScheme scheme, int level, Set<Long> excluded) {
+    /**
+     * @param excluded tables being compacted away (left out of the BloomClusters written)
+     * @param stampFloor the highest recorded maximum sequence of the inputs; see {@link Stream#finish}
+     */
+    TrieSink(TableWriteContext ctx, TrieScheme scheme, int level, Set<Long> excluded, long stampFloor) {
         this.ctx = ctx;
         this.scheme = scheme;
         this.hash = scheme.hash();
         this.level = level;
         this.excluded = excluded;
+        this.stampFloor = stampFloor;
         this.base = ctx.versions().acquireCurrent();
     }
 
@@ -205,10 +211,14 @@ final class TrieSink implements TableSink {
             if (writer != null && !writer.isEmpty()) {
                 writeTable();
             }
+            // Every table of the batch records the same stamp: the highest of the batch's own sequences and
+            // of its inputs' stamps. Stamps so grow with every batch a container receives (inputs drain
+            // oldest first), and within a batch the table written last, whose BloomCluster covers the
+            // others, sorts first (PileIndex).
+            long stamp = Math.max(maxSeq, stampFloor);
             for (HTableProperties p : written) {
-                // The stream's maximum sequence for all its tables: see PileIndex for why.
                 FileMeta meta = new FileMeta(p.number(), p.fileSize(), p.smallestKey(), p.smallestSeq(),
-                        p.largestKey(), p.largestSeq(), p.entries(), maxSeq);
+                        p.largestKey(), p.largestSeq(), p.entries(), stamp);
                 placed.add(new Placed(meta, Containers.placement(container, p.dataBytes())));
                 scheme.noteVolume(p.number(), p.dataBytes());
             }
