@@ -1004,6 +1004,16 @@ public final class EngineImpl implements Engine {
         return counters;
     }
 
+    /** Whether no compaction runs and none is due (tests). */
+    boolean compactionIdle() {
+        lock.lock();
+        try {
+            return runningCompactions == 0 && scheme.pick(versions.current(), busyTables) == null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Live snapshots (tests). */
     int snapshotCount() {
         return snapshots.size();
