@@ -414,9 +414,12 @@ public final class EngineOptions {
             return this;
         }
 
-        /** LSM_TRIE trie levels; 1 to 8 (3 hash bits each), default 5 (the paper's). */
+        /**
+         * LSM_TRIE trie levels; 2 to 8 (3 hash bits each), default 5 (the paper's). The root takes
+         * flushes and the last level is garbage-collected, so there are at least two.
+         */
         public Builder trieDepth(int levels) {
-            trieDepth = (int) range("trieDepth", levels, 1, 8);
+            trieDepth = (int) range("trieDepth", levels, 2, 8);
             return this;
         }
 
