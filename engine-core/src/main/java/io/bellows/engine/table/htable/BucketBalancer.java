@@ -1,8 +1,7 @@
 package io.bellows.engine.table.htable;
 
-import io.bellows.engine.util.Bytes;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -18,12 +17,6 @@ import java.util.TreeSet;
  * <p>Not thread-safe; one per table being built.
  */
 final class BucketBalancer {
-    /** Same rank first by key, then newest first, so the versions of a key never straddle a HashMark. */
-    private static final Comparator<Item> SAME_RANK = (a, b) -> {
-        int c = Bytes.compare(a.key, b.key);
-        return c != 0 ? c : Long.compare(b.seq, a.seq);
-    };
-
     final List<Item>[] contents;
     final int[] load;
     final int[] dest;
@@ -69,8 +62,8 @@ final class BucketBalancer {
             }
             Integer dst = byLoad.isEmpty() ? null : byLoad.first();
             boolean toOverflow = dst == null || load[dst] >= HTableFormat.PAYLOAD;
-            List<Item> items = contents[src];
-            items.sort(byRank(src));
+            List<Item> items = inRankOrder(contents[src], src);
+            contents[src] = items;
             int kept = 0;
             int bytes = 0;
             while (kept < items.size()) {
@@ -105,8 +98,23 @@ final class BucketBalancer {
         }
     }
 
-    /** Rank order within bucket {@code b}: unsigned rank, then key, then newest first. */
-    static Comparator<Item> byRank(int b) {
-        return Comparator.<Item>comparingInt(i -> KeyHash.rank(i.lo, b) ^ Integer.MIN_VALUE).thenComparing(SAME_RANK);
+    /**
+     * The items of bucket {@code b} in rank order: unsigned rank, then the order they were added in.
+     * Items arrive in key order and migrate in rank order, so the versions of a key stay adjacent
+     * (they share a rank) and never straddle a HashMark. Sorts packed primitives: this runs for every
+     * bucket of every table written.
+     */
+    static List<Item> inRankOrder(List<Item> items, int b) {
+        int n = items.size();
+        long[] order = new long[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = (long) (KeyHash.rank(items.get(i).lo, b) ^ Integer.MIN_VALUE) << 32 | i;
+        }
+        Arrays.sort(order);
+        List<Item> out = new ArrayList<>(n);
+        for (long o : order) {
+            out.add(items.get((int) o));
+        }
+        return out;
     }
 }

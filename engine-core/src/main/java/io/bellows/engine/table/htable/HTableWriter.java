@@ -155,8 +155,11 @@ public final class HTableWriter {
     /** One filter per bucket over the distinct keys whose home it is (wherever they end up stored). */
     private byte[][] buildFilters() {
         int[] counts = new int[buckets];
+        boolean[] newKey = new boolean[items.size()];
         for (int i = 0; i < items.size(); i++) {
-            if (isNewKey(i)) {
+            // Entries arrive in key order, so a key's versions are adjacent.
+            newKey[i] = i == 0 || !Arrays.equals(items.get(i - 1).key, items.get(i).key);
+            if (newKey[i]) {
                 counts[items.get(i).home]++;
             }
         }
@@ -166,7 +169,7 @@ public final class HTableWriter {
             counts[b] = 0;
         }
         for (int i = 0; i < items.size(); i++) {
-            if (isNewKey(i)) {
+            if (newKey[i]) {
                 Item item = items.get(i);
                 hashes[item.home][counts[item.home]++] = KeyHash.bloom(item.lo);
             }
@@ -178,18 +181,12 @@ public final class HTableWriter {
         return filters;
     }
 
-    /** Entries arrive in key order, so a key's versions are adjacent. */
-    private boolean isNewKey(int i) {
-        return i == 0 || !Arrays.equals(items.get(i - 1).key, items.get(i).key);
-    }
-
     /** Encodes bucket {@code b} into {@code out}, items in rank order. Package-private for the format test. */
     static void encodeBucket(int b, List<Item> contents, int dest, int mark, byte[] out) {
         Arrays.fill(out, (byte) 0);
-        contents.sort(BucketBalancer.byRank(b));
         Coding.putShort(out, 0, contents.size());
         int off = HTableFormat.COUNT_LENGTH;
-        for (Item item : contents) {
+        for (Item item : BucketBalancer.inRankOrder(contents, b)) {
             off = item.encode(out, off);
         }
         if (off > HTableFormat.SOURCE_OFFSET) {

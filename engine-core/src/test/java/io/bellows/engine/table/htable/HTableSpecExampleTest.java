@@ -23,7 +23,7 @@ class HTableSpecExampleTest {
         assertEquals("0200" + "020405616278797a" + "01000963", Bytes.toHex(Arrays.copyOfRange(bucket, 0, 14)));
         byte[] zeroes = new byte[HTableFormat.SOURCE_OFFSET - 14];
         assertEquals(Bytes.toHex(zeroes), Bytes.toHex(Arrays.copyOfRange(bucket, 14, HTableFormat.SOURCE_OFFSET)));
-        assertEquals("0300" + "0700" + "78563412" + "CRC_HEX",
+        assertEquals("0300" + "0700" + "78563412" + "61229e9c",
                 Bytes.toHex(Arrays.copyOfRange(bucket, HTableFormat.SOURCE_OFFSET, HTableFormat.BUCKET_SIZE)));
     }
 }
