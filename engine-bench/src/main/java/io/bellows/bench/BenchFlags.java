@@ -135,6 +135,14 @@ final class BenchFlags {
                 (v, s) -> engine("block_cache_size", () -> v.engine.blockCacheSize(bytesIn("block_cache_size", s))));
         add(m, "bloom_bits", "N", Integer.toString(d.bloomBitsPerKey()), "bloom filter bits per key; 0 for none",
                 (v, s) -> engine("bloom_bits", () -> v.engine.bloomBitsPerKey((int) longIn("bloom_bits", s, 0, 1024))));
+        add(m, "target_file_size", "BYTES", sizeText(d.targetFileSize()), "SSTable size compaction cuts output at",
+                (v, s) -> engine("target_file_size", () -> v.engine.targetFileSize(bytesIn("target_file_size", s))));
+        add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
+                (v, s) -> engine("max_bytes_for_level_base",
+                        () -> v.engine.maxBytesForLevelBase(bytesIn("max_bytes_for_level_base", s))));
+        add(m, "trie_table_buckets", "N", Integer.toString(d.trieTableBuckets()), "LSM_TRIE: 4 KiB buckets per HTable",
+                (v, s) -> engine("trie_table_buckets",
+                        () -> v.engine.trieTableBuckets((int) longIn("trie_table_buckets", s, 1, 1 << 20))));
         add(m, "direct_io", "true|false", Boolean.toString(d.directIo()),
                 "direct I/O for table files where the file system supports it",
                 (v, s) -> v.engine.directIo(bool("direct_io", s)));

@@ -23,7 +23,7 @@ final class GarbageSampler {
     private GarbageSampler() {}
 
     /** Garbage bytes / item bytes over the sampled buckets of {@code pile} (newest first); 0 if empty. */
-    static double estimate(List<FileMeta> pile, TableSource tables, int buckets, long container) throws IOException {
+    static double estimate(List<FileMeta> pile, TableSource tables, int buckets) throws IOException {
         if (pile.isEmpty()) {
             return 0;
         }

@@ -10,10 +10,11 @@ import java.util.Map;
 
 /**
  * The containers of one version: each container's pile, newest table first, and its data volume.
- * Tables are ordered by their recorded maximum sequence, then number: every batch a container
- * receives is newer than everything it already holds (a parent drains its whole pile at once), and
- * the tables of one batch share the batch's maximum sequence, so the last one written (which
- * clusters the filters of all the others) comes first.
+ * Tables are ordered by their recorded maximum sequence (a batch stamp, see TrieSink), then number:
+ * a parent drains its pile oldest first, so every batch a container receives holds, key by key,
+ * newer versions than everything already there and carries a stamp at least as high; the tables of
+ * one batch share their stamp, so the last one written (whose BloomCluster covers the others) comes
+ * first.
  */
 final class PileIndex {
     static final Comparator<FileMeta> NEWEST_FIRST =

@@ -211,7 +211,7 @@ public final class TrieScheme implements CompactionScheme {
                         pile.add(f);
                     }
                 }
-                int perMille = (int) Math.round(1000 * GarbageSampler.estimate(pile, tables, buckets, container));
+                int perMille = (int) Math.round(1000 * GarbageSampler.estimate(pile, tables, buckets));
                 edit.schemeRecord(garbageRecord(container, perMille));
             }
         }
