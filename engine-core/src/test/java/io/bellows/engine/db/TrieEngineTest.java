@@ -15,6 +15,10 @@ import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.io.CrashableFileSystem;
+import io.bellows.engine.io.FaultInjectingFileSystem;
+import io.bellows.engine.io.FaultInjectingFileSystem.Fault;
+import io.bellows.engine.io.FaultInjectingFileSystem.Kind;
+import io.bellows.engine.io.FaultInjectingFileSystem.Op;
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.metrics.EngineCounters;
 import io.bellows.engine.table.htable.FilterPageCache;
@@ -204,6 +208,42 @@ class TrieEngineTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineImpl.open(DIR, options().trieDepth(4).build(), fs));
         assertTrue(e.getMessage().contains("trieDepth 3"), e.getMessage());
+    }
+
+    /** Failed HTable writes (flushes and compactions) are retried or abandoned; nothing is lost. */
+    @Test
+    void failedHTableWritesLoseNothing() {
+        CrashableFileSystem mem = new CrashableFileSystem();
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
+        EngineOptions o = options().build();
+        EngineImpl db = EngineImpl.open(DIR, o, fs);
+        for (int i = 0; i < 3000; i++) {
+            db.put(key(i), key(i));
+        }
+        db.flush();
+        fs.inject(Fault.on(Op.SYNC, Op.APPEND).pathMatching(".*\\.sst").after(3).times(5).error(Kind.ENOSPC));
+        for (int i = 0; i < 3000; i++) {
+            db.put(key(i), value(i));
+        }
+        for (int i = 0; i < 3000; i += 3) {
+            db.delete(key(i));
+        }
+        db.flush();
+        db.compactRange(null, null);
+        assertTrue(fs.injected() > 0, "faults must have fired");
+        for (int i = 0; i < 3000; i++) {
+            assertArrayEquals(i % 3 == 0 ? null : value(i), db.get(key(i)), "key " + i);
+        }
+        db.close();
+        EngineImpl reopened = EngineImpl.open(DIR, o, mem);
+        for (int i = 0; i < 3000; i++) {
+            assertArrayEquals(i % 3 == 0 ? null : value(i), reopened.get(key(i)), "key " + i + " after reopen");
+        }
+        reopened.close();
+    }
+
+    private static byte[] value(int i) {
+        return String.format("value-%d-%s", i, "x".repeat(60)).getBytes();
     }
 
     /** Waits until no compaction is due (the scheme picks nothing) and none runs. */
