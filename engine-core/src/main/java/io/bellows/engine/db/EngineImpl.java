@@ -59,6 +59,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -351,7 +352,7 @@ public final class EngineImpl implements Engine {
         }
     }
 
-    private TableWriteContext writeContext(java.util.concurrent.atomic.LongAdder bytesWritten) {
+    private TableWriteContext writeContext(LongAdder bytesWritten) {
         return new TableWriteContext(dir, fs, versions, tableFormat, pendingOutputs, tables, bytesWritten);
     }
 
