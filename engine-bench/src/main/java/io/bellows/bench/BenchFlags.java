@@ -114,6 +114,9 @@ final class BenchFlags {
                 (v, s) -> v.keySize = (int) longIn("key_size", s, 1, InternalKeys.MAX_KEY_LENGTH));
         add(m, "value_size", "BYTES", "100", "value length",
                 (v, s) -> v.valueSize = (int) bytesIn("value_size", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
+        add(m, "value_size_min", "BYTES", "value_size",
+                "shortest value; lengths are then uniform in [value_size_min, value_size]",
+                (v, s) -> v.valueSizeMin = (int) bytesIn("value_size_min", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
         add(m, "threads", "N", "1", "client threads; each workload's operations are split over them",
                 (v, s) -> v.threads = (int) longIn("threads", s, 1, 1024));
         add(m, "distribution", "uniform|zipfian", "uniform",
@@ -144,6 +147,14 @@ final class BenchFlags {
                 (v, s) -> engine("block_cache_size", () -> v.engine.blockCacheSize(bytesIn("block_cache_size", s))));
         add(m, "bloom_bits", "N", Integer.toString(d.bloomBitsPerKey()), "bloom filter bits per key; 0 for none",
                 (v, s) -> engine("bloom_bits", () -> v.engine.bloomBitsPerKey((int) longIn("bloom_bits", s, 0, 1024))));
+        add(m, "target_file_size", "BYTES", sizeText(d.targetFileSize()), "SSTable size compaction cuts output at",
+                (v, s) -> engine("target_file_size", () -> v.engine.targetFileSize(bytesIn("target_file_size", s))));
+        add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
+                (v, s) -> engine("max_bytes_for_level_base",
+                        () -> v.engine.maxBytesForLevelBase(bytesIn("max_bytes_for_level_base", s))));
+        add(m, "trie_table_buckets", "N", Integer.toString(d.trieTableBuckets()), "LSM_TRIE: 4 KiB buckets per HTable",
+                (v, s) -> engine("trie_table_buckets",
+                        () -> v.engine.trieTableBuckets((int) longIn("trie_table_buckets", s, 1, 1 << 20))));
         add(m, "direct_io", "true|false", Boolean.toString(d.directIo()),
                 "direct I/O for table files where the file system supports it",
                 (v, s) -> v.engine.directIo(bool("direct_io", s)));
@@ -151,11 +162,6 @@ final class BenchFlags {
                 "engine threads for flushes and compactions",
                 (v, s) -> engine("background_threads",
                         () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
-        add(m, "target_file_size", "BYTES", sizeText(d.targetFileSize()), "size at which compaction output is cut",
-                (v, s) -> engine("target_file_size", () -> v.engine.targetFileSize(bytesIn("target_file_size", s))));
-        add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
-                (v, s) -> engine("max_bytes_for_level_base",
-                        () -> v.engine.maxBytesForLevelBase(bytesIn("max_bytes_for_level_base", s))));
         add(m, "num_levels", "N", Integer.toString(d.numLevels()), "levels including L0",
                 (v, s) -> engine("num_levels", () -> v.engine.numLevels((int) longIn("num_levels", s, 2, 20))));
         add(m, "flsm_top_level_bits", "N", Integer.toString(d.flsmTopLevelBits()),
@@ -333,6 +339,7 @@ final class BenchFlags {
         long deletes = -1;
         int keySize = 16;
         int valueSize = 100;
+        int valueSizeMin = -1;
         int threads = 1;
         KeyDistribution distribution = KeyDistribution.UNIFORM;
         Durability durability = Durability.ASYNC;
@@ -371,13 +378,17 @@ final class BenchFlags {
                     }
                 }
             }
+            if (valueSizeMin > valueSize) {
+                throw new FlagException("--value_size_min=" + valueSizeMin + " exceeds --value_size=" + valueSize);
+            }
             if (valueSize > engine.build().maxValueLength()) {
                 engine.maxValueLength(valueSize);
             }
             long derived = Math.max(1, num / 5);
             return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
                     keySize, valueSize, threads, distribution, durability, engine.build(), db, useExistingDb, seed,
-                    batchSize, seekNexts, histogram, csv, help, settleSeconds);
+                    batchSize, seekNexts, histogram, csv, help, settleSeconds,
+                    valueSizeMin < 0 ? valueSize : valueSizeMin);
         }
     }
 

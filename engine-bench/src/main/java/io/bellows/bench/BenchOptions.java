@@ -32,7 +32,8 @@ record BenchOptions(
         boolean histogram,
         Path csv,
         boolean help,
-        long settleSeconds) {
+        long settleSeconds,
+        int valueSizeMin) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);

@@ -113,16 +113,22 @@ final class Client implements Runnable {
             long t0 = System.nanoTime();
             db.put(key, value, writeOptions);
             stats.recordLatency(System.nanoTime() - t0);
+            stats.bytes += key.length + value.length;
         } else {
             keys.encode(k, scratchKey);
-            values.next(scratchValue);
-            batch.put(scratchKey, scratchValue);
+            byte[] value = scratchValue;
+            if (values.variable()) {
+                value = values.next();
+            } else {
+                values.next(scratchValue);
+            }
+            batch.put(scratchKey, value);
+            stats.bytes += scratchKey.length + value.length;
             if (batch.count() == batchSize) {
                 commitBatch();
             }
         }
         stats.ops++;
-        stats.bytes += scratchKey.length + valueSize;
     }
 
     private void delete(long k) {

@@ -25,7 +25,8 @@ final class ReportPrinter {
                 System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.arch")));
         line("benchmarks", String.join(",", o.benchmarks().stream().map(Workload::flagName).toList()));
         line("entries", "num " + o.num() + ", reads " + o.reads() + ", deletes " + o.deletes());
-        line("data", "keys " + o.keySize() + " bytes (number big-endian in the tail), values " + o.valueSize()
+        line("data", "keys " + o.keySize() + " bytes (number big-endian in the tail), values "
+                + (o.valueSizeMin() == o.valueSize() ? "" : o.valueSizeMin() + "-") + o.valueSize()
                 + " bytes (random, incompressible)");
         line("clients", o.threads() + " thread(s), " + o.distribution().flagName() + " keys, batch_size "
                 + o.batchSize() + ", seek_nexts " + o.seekNexts() + ", seed " + o.seed());
@@ -60,6 +61,10 @@ final class ReportPrinter {
                 s.writeAmplification(), s.totalWriteAmplification(), s.spaceAmplification(), s.tablesProbedPerGet(),
                 s.stalls(), s.stallNanos() / 1_000_000, s.flushes(), s.compactions());
         out.println("    levels: " + levels(s));
+        if (s.gets() > 0) {
+            out.printf(Locale.ROOT, "    disk reads per get: data blocks %.3f, filter blocks %.3f (block cache hits %d)%n",
+                    (double) s.blockReads() / s.gets(), (double) s.filterBlockReads() / s.gets(), s.blockCacheHits());
+        }
     }
 
     /** The full latency distribution in microseconds (--histogram). */

@@ -16,15 +16,22 @@ final class ValueGenerator {
 
     private final byte[] pool;
     private final int valueSize;
+    private final int minSize;
     private final SplittableRandom random;
 
     ValueGenerator(byte[] pool, int valueSize, SplittableRandom random) {
+        this(pool, valueSize, valueSize, random);
+    }
+
+    /** Values of a length uniform in {@code [minSize, valueSize]}. */
+    ValueGenerator(byte[] pool, int minSize, int valueSize, SplittableRandom random) {
         if (pool.length < valueSize) {
             throw new IllegalArgumentException("pool of " + pool.length + " bytes is smaller than a value of "
                     + valueSize);
         }
         this.pool = pool;
         this.valueSize = valueSize;
+        this.minSize = minSize;
         this.random = random;
     }
 
@@ -38,7 +45,13 @@ final class ValueGenerator {
     /** A new array: the engine may keep the arrays handed to put. */
     byte[] next() {
         int off = offset();
-        return Arrays.copyOfRange(pool, off, off + valueSize);
+        int length = minSize == valueSize ? valueSize : minSize + random.nextInt(valueSize - minSize + 1);
+        return Arrays.copyOfRange(pool, off, off + length);
+    }
+
+    /** Whether lengths vary (then {@link #next(byte[])} does not apply). */
+    boolean variable() {
+        return minSize != valueSize;
     }
 
     /** Fills {@code dst} (of valueSize bytes) for callers that copy it anyway, like WriteBatch. */

@@ -39,7 +39,7 @@ final class WorkloadRunner {
             long hi = share(ops, t + 1, threads);
             long readSeqStart = t == 0 ? -1 : share(num, t, threads);
             clients[t] = new Client(db, workload, options, keys,
-                    new ValueGenerator(valuePool, options.valueSize(), random.split()),
+                    new ValueGenerator(valuePool, options.valueSizeMin(), options.valueSize(), random.split()),
                     options.distribution().chooser(num, random.split()), permutation, readSeqStart, lo, hi);
         }
         runTogether(workload, clients);

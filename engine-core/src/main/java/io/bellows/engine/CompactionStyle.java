@@ -11,5 +11,10 @@ public enum CompactionStyle {
      * PebblesDB's fragmented LSM: levels divided by guards chosen from inserted keys; a full guard's
      * tables are merged and appended as one new table per child guard, without rewriting the children.
      */
-    FLSM
+    FLSM,
+    /**
+     * LSM-trie (paper 000): a hash trie of containers holding piles of HTables, fan-out 8. Point
+     * operations only: cursors are not supported because no key order is kept on disk.
+     */
+    LSM_TRIE
 }

@@ -41,6 +41,15 @@ public final class EngineOptions {
     private final double adaptiveThreshold;
     private final int mslabChunkSize;
     private final boolean mslab;
+    private final int trieDepth;
+    private final int triePileTrigger;
+    private final int triePileSlowdown;
+    private final int triePileStop;
+    private final int trieTableBuckets;
+    private final int trieBloomBitsPerKey;
+    private final long trieFilterCacheSize;
+    private final double trieGcGarbageRatio;
+    private final Long trieHashSeed;
 
     private EngineOptions(Builder b) {
         compaction = b.compaction;
@@ -74,6 +83,15 @@ public final class EngineOptions {
         adaptiveThreshold = b.adaptiveThreshold;
         mslabChunkSize = b.mslabChunkSize;
         mslab = b.mslab;
+        trieDepth = b.trieDepth;
+        triePileTrigger = b.triePileTrigger;
+        triePileSlowdown = b.triePileSlowdown;
+        triePileStop = b.triePileStop;
+        trieTableBuckets = b.trieTableBuckets;
+        trieBloomBitsPerKey = b.trieBloomBitsPerKey;
+        trieFilterCacheSize = b.trieFilterCacheSize;
+        trieGcGarbageRatio = b.trieGcGarbageRatio;
+        trieHashSeed = b.trieHashSeed;
     }
 
     public static Builder builder() {
@@ -118,6 +136,15 @@ public final class EngineOptions {
         b.adaptiveThreshold = adaptiveThreshold;
         b.mslabChunkSize = mslabChunkSize;
         b.mslab = mslab;
+        b.trieDepth = trieDepth;
+        b.triePileTrigger = triePileTrigger;
+        b.triePileSlowdown = triePileSlowdown;
+        b.triePileStop = triePileStop;
+        b.trieTableBuckets = trieTableBuckets;
+        b.trieBloomBitsPerKey = trieBloomBitsPerKey;
+        b.trieFilterCacheSize = trieFilterCacheSize;
+        b.trieGcGarbageRatio = trieGcGarbageRatio;
+        b.trieHashSeed = trieHashSeed;
         return b;
     }
 
@@ -256,6 +283,54 @@ public final class EngineOptions {
         return mslab;
     }
 
+    /** LSM_TRIE: number of trie levels (the root is level 0, the last level is garbage-collected). */
+    public int trieDepth() {
+        return trieDepth;
+    }
+
+    /** LSM_TRIE: pile size (in full HTables) at which a container above the last level is compacted. */
+    public int triePileTrigger() {
+        return triePileTrigger;
+    }
+
+    /** LSM_TRIE: tables in the root pile at which writers are slowed down. */
+    public int triePileSlowdown() {
+        return triePileSlowdown;
+    }
+
+    /** LSM_TRIE: tables in the root pile at which writers stop until compaction catches up. */
+    public int triePileStop() {
+        return triePileStop;
+    }
+
+    /** LSM_TRIE: 4 KiB buckets per HTable (the same for every table of a store). */
+    public int trieTableBuckets() {
+        return trieTableBuckets;
+    }
+
+    /** LSM_TRIE: bits per key of the per-bucket bloom filters. */
+    public int trieBloomBitsPerKey() {
+        return trieBloomBitsPerKey;
+    }
+
+    /** LSM_TRIE: bytes of BloomCluster pages kept in memory. */
+    public long trieFilterCacheSize() {
+        return trieFilterCacheSize;
+    }
+
+    /** LSM_TRIE: sampled garbage ratio above which a last-level container is garbage-collected. */
+    public double trieGcGarbageRatio() {
+        return trieGcGarbageRatio;
+    }
+
+    /**
+     * LSM_TRIE: the hash seed a new store records in its manifest; empty (the default) draws a random
+     * one. An existing store always keeps the seed it was created with.
+     */
+    public java.util.OptionalLong trieHashSeed() {
+        return trieHashSeed == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(trieHashSeed);
+    }
+
     @Override
     public String toString() {
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
@@ -271,7 +346,11 @@ public final class EngineOptions {
                         + (flsmParallelSeeks ? "/parallel-seeks" : "") : "")
                 + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
                 + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
-                + mslabChunkSize + "}";
+                + mslabChunkSize
+                + (compaction == CompactionStyle.LSM_TRIE ? ", trie{depth=" + trieDepth + ", piles=" + triePileTrigger
+                        + "/" + triePileSlowdown + "/" + triePileStop + ", buckets=" + trieTableBuckets + ", bloomBits="
+                        + trieBloomBitsPerKey + ", filterCache=" + trieFilterCacheSize + ", gcRatio="
+                        + trieGcGarbageRatio + "}" : "") + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
@@ -307,6 +386,15 @@ public final class EngineOptions {
         private double adaptiveThreshold = 0.2;
         private int mslabChunkSize = 2 << 20;
         private boolean mslab = true;
+        private int trieDepth = 5;
+        private int triePileTrigger = 8;
+        private int triePileSlowdown = 14;
+        private int triePileStop = 20;
+        private int trieTableBuckets = 2048;
+        private int trieBloomBitsPerKey = 16;
+        private long trieFilterCacheSize = 32L << 20;
+        private double trieGcGarbageRatio = 0.3;
+        private Long trieHashSeed;
 
         private Builder() {}
 
@@ -446,6 +534,15 @@ public final class EngineOptions {
         }
 
         /**
+         * LSM_TRIE trie levels; 2 to 8 (3 hash bits each), default 5 (the paper's). The root takes
+         * flushes and the last level is garbage-collected, so there are at least two.
+         */
+        public Builder trieDepth(int levels) {
+            trieDepth = (int) range("trieDepth", levels, 2, 8);
+            return this;
+        }
+
+        /**
          * FLSM max_sstables_per_guard: a guard whose tables overlap this many deep at some key is
          * merged and pushed to the next level (at the last level: merged in place); 1 to 1000,
          * default 4. Lower reads faster, higher writes less.
@@ -485,7 +582,6 @@ public final class EngineOptions {
             return this;
         }
 
-        /** @throws IllegalArgumentException if options that are valid one by one do not fit together */
         /**
          * A: the active segment's share of memstoreSize before an in-memory flush makes it immutable
          * (compacting policies only); 0.001 to 1, default 0.02. See docs/tuning.md.
@@ -528,6 +624,59 @@ public final class EngineOptions {
             return this;
         }
 
+        /**
+         * LSM_TRIE pile limits: full HTables' worth of data in a container that start its compaction
+         * (default 8, the fan-out), and root-pile table counts that slow writers down (default 14) and
+         * stop them (default 20, the authors' code); 2 to 1000, compaction &lt;= slowdown &lt;= stop.
+         */
+        public Builder triePileLimits(int compaction, int slowdown, int stop) {
+            range("triePileTrigger", compaction, 2, 1000);
+            range("triePileSlowdown", slowdown, 2, 1000);
+            range("triePileStop", stop, 2, 1000);
+            if (compaction > slowdown || slowdown > stop) {
+                throw new IllegalArgumentException("trie pile limits must satisfy compaction (" + compaction
+                        + ") <= slowdown (" + slowdown + ") <= stop (" + stop + ")");
+            }
+            triePileTrigger = compaction;
+            triePileSlowdown = slowdown;
+            triePileStop = stop;
+            return this;
+        }
+
+        /** LSM_TRIE 4 KiB buckets per HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). */
+        public Builder trieTableBuckets(int buckets) {
+            trieTableBuckets = (int) range("trieTableBuckets", buckets, 4, 65000);
+            return this;
+        }
+
+        /** LSM_TRIE bloom bits per key of each bucket's filter; 1 to 64, default 16 (the paper's). */
+        public Builder trieBloomBitsPerKey(int bits) {
+            trieBloomBitsPerKey = (int) range("trieBloomBitsPerKey", bits, 1, 64);
+            return this;
+        }
+
+        /** LSM_TRIE memory for cached BloomCluster pages; 0 (none) to 1 TiB, default 32 MiB. */
+        public Builder trieFilterCacheSize(long bytes) {
+            trieFilterCacheSize = range("trieFilterCacheSize", bytes, 0, 1L << 40);
+            return this;
+        }
+
+        /** LSM_TRIE garbage ratio that triggers last-level garbage collection; 0.05 to 0.95, default 0.3. */
+        public Builder trieGcGarbageRatio(double ratio) {
+            if (!(ratio >= 0.05 && ratio <= 0.95)) {
+                throw new IllegalArgumentException("trieGcGarbageRatio must be between 0.05 and 0.95, got " + ratio);
+            }
+            trieGcGarbageRatio = ratio;
+            return this;
+        }
+
+        /** LSM_TRIE hash seed recorded by a new store (default: random); an existing store keeps its own. */
+        public Builder trieHashSeed(long seed) {
+            trieHashSeed = seed;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if options that are valid one by one do not fit together */
         public EngineOptions build() {
             if (compaction == CompactionStyle.FLSM && flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement < 1) {
                 throw new IllegalArgumentException("FLSM guard bits: level " + (numLevels - 1) + " would need "

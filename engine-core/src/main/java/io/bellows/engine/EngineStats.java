@@ -23,6 +23,7 @@ public final class EngineStats {
     private final long blockReads;
     private final long blockCacheHits;
     private final long bloomNegatives;
+    private final long filterBlockReads;
     private final long stallNanos;
     private final long stalls;
     private final long flushes;
@@ -61,6 +62,7 @@ public final class EngineStats {
         blockReads = b.blockReads;
         blockCacheHits = b.blockCacheHits;
         bloomNegatives = b.bloomNegatives;
+        filterBlockReads = b.filterBlockReads;
         stallNanos = b.stallNanos;
         stalls = b.stalls;
         flushes = b.flushes;
@@ -150,6 +152,14 @@ public final class EngineStats {
     /** Table probes a bloom filter answered "absent" without reading a data block. */
     public long bloomNegatives() {
         return bloomNegatives;
+    }
+
+    /**
+     * Filter blocks read from files, counted apart from {@link #blockReads()}: LSM_TRIE's BloomCluster
+     * pages missing from its filter cache (SSTable filters are loaded once per table, not per get).
+     */
+    public long filterBlockReads() {
+        return filterBlockReads;
     }
 
     public long stallNanos() {
@@ -319,6 +329,7 @@ public final class EngineStats {
         private long blockReads;
         private long blockCacheHits;
         private long bloomNegatives;
+        private long filterBlockReads;
         private long stallNanos;
         private long stalls;
         private long flushes;
@@ -363,6 +374,11 @@ public final class EngineStats {
             this.blockReads = blockReads;
             this.blockCacheHits = blockCacheHits;
             this.bloomNegatives = bloomNegatives;
+            return this;
+        }
+
+        public Builder filterBlockReads(long reads) {
+            filterBlockReads = reads;
             return this;
         }
 

@@ -39,6 +39,10 @@ public final class EngineConfigs {
                 .numLevels(5)
                 .l0Triggers(2, 8, 12)
                 .blockCacheSize(256 << 10)
+                // LSM_TRIE only: 64 KiB HTables, a three-level trie, piles compacted at four tables' worth.
+                .trieTableBuckets(16)
+                .trieDepth(3)
+                .triePileLimits(4, 8, 12)
                 .walSyncInterval(java.time.Duration.ofMillis(20));
         if (style == CompactionStyle.FLSM) {
             // Three guarded levels with guards at each for a thousand keys (L1 one in 128 keys, L2 one

@@ -14,7 +14,7 @@ import java.util.TreeMap;
 /**
  * Executes a {@link Compaction}: merges its inputs, keeps the versions a {@link VersionPruner} says a
  * reader may still need, writes the survivors through {@link TableOutputs} and describes the result
- * as a {@link VersionEdit}. Scheme-independent; the scheme only chose the inputs and the rules.
+ * as a {@link VersionEdit}. Shared by the SSTable schemes; the scheme only chose the inputs and the rules.
  */
 public final class CompactionJob {
     private CompactionJob() {}
@@ -23,7 +23,7 @@ public final class CompactionJob {
      * Runs {@code c}. On failure the partial outputs are deleted and the exception propagates; the
      * inputs are untouched, so nothing is lost.
      */
-    public static VersionEdit run(Compaction c, TableSource tables, long[] snapshots, TableOutputs outputs)
+    public static VersionEdit run(Compaction c, TableSource tables, long[] snapshots, TableSink outputs)
             throws IOException {
         VersionEdit edit = new VersionEdit();
         for (Compaction.Input in : c.inputs()) {

@@ -1,12 +1,16 @@
 package io.bellows.engine.compaction;
 
 import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
 import io.bellows.engine.iter.InternalIterator;
+import io.bellows.engine.key.Lookup;
+import io.bellows.engine.metrics.EngineCounters;
 import io.bellows.engine.version.FileMeta;
 import io.bellows.engine.version.SchemeState;
 import io.bellows.engine.version.Version;
 import io.bellows.engine.version.VersionEdit;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -15,7 +19,9 @@ import java.util.Set;
  * flushed table lands, which compaction runs next, which tables a point lookup probes and in what
  * order, how a cursor's sources are built, how hard writers must be held back, and what scheme state
  * the manifest keeps ({@link SchemeState}). The engine, the manifest, table I/O and compaction
- * execution are shared by every scheme.
+ * execution are shared by every scheme; a scheme with its own table format (LSM_TRIE) also supplies
+ * how flushes and compactions write tables and how a get probes them (the default methods keep the
+ * SSTable behaviour).
  *
  * <p>Thread safety: {@link #candidates} and {@link #cursorSources} are called concurrently by readers
  * with versions they hold; the other methods are called under the engine's background lock.
@@ -65,6 +71,48 @@ public interface CompactionScheme extends SchemeState {
      * one. Called on the reader's thread without locks: must be cheap.
      */
     default boolean onSeek(byte[] key, long lastSequence) {
+        return false;
+    }
+
+    /** Number of levels of this scheme's versions (for LSM_TRIE: the trie depth). */
+    default int numLevels(EngineOptions options) {
+        return options.numLevels();
+    }
+
+    /** The sink a MemStore flush writes its entries to. Default: SSTables, one per flush. */
+    default TableSink flushOutputs(TableWriteContext ctx) {
+        return new TableOutputs(ctx, null);
+    }
+
+    /** The sink compaction {@code c} writes to. Default: SSTables cut by the compaction's splitter. */
+    default TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {
+        return new TableOutputs(ctx, c.splitter());
+    }
+
+    /**
+     * Executes {@code c} into {@code out} (made by {@link #compactionOutputs}) and returns the edit that
+     * installs the result. On failure the caller abandons {@code out}. Default: {@link CompactionJob}.
+     */
+    default VersionEdit runCompaction(Compaction c, TableSource tables, long[] snapshots, TableSink out)
+            throws IOException {
+        return CompactionJob.run(c, tables, snapshots, out);
+    }
+
+    /**
+     * Looks {@code key} up in the tables of {@code v} at {@code seq}: true with {@code out} set to the
+     * newest entry visible there, false if no table holds one. Default: probes {@link #candidates} in
+     * order, counting each probe in {@code counters.tablesProbed}.
+     */
+    default boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
+            EngineCounters counters) throws IOException {
+        List<FileMeta> candidates = new ArrayList<>(4);
+        candidates(v, key, candidates);
+        for (FileMeta f : candidates) {
+            counters.tablesProbed.increment();
+            if (tables.get(f, key, seq, fillCache, out)) {
+                return true;
+            }
+        }
         return false;
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * user keys so that no user key ever spans two tables of a run. Every table number in progress is
  * registered in {@code pendingOutputs} so the obsolete-file sweep leaves it alone.
  */
-public final class TableOutputs {
+public final class TableOutputs implements TableSink {
     /** Table-format settings shared by every output. */
     public record Format(int blockSize, int restartInterval, int bloomBitsPerKey) {}
 
@@ -50,6 +50,12 @@ public final class TableOutputs {
         this.splitter = splitter;
     }
 
+    /** An SSTable sink for {@code ctx}, cut by {@code splitter} (null: one table). */
+    public TableOutputs(TableWriteContext ctx, Compaction.Splitter splitter) {
+        this(ctx.dir(), ctx.fs(), ctx.versions(), ctx.format(), ctx.pendingOutputs(), ctx.bytesWritten(), splitter);
+    }
+
+    @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
         boolean newKey = lastKey == null || !Arrays.equals(lastKey, key);
         if (builder != null && newKey && splitter != null && splitter.splitBefore(key, builder.estimatedFileSize())) {
@@ -83,6 +89,7 @@ public final class TableOutputs {
     }
 
     /** Finishes the last table and makes every new table durable (including its directory entry). */
+    @Override
     public List<FileMeta> finish() throws IOException {
         if (builder != null) {
             finishCurrent();
@@ -94,11 +101,13 @@ public final class TableOutputs {
     }
 
     /** Table numbers this output created (to release from pending outputs once installed or abandoned). */
+    @Override
     public List<Long> created() {
         return created;
     }
 
     /** Deletes everything written after a failure. */
+    @Override
     public void abandon() {
         if (builder != null) {
             builder.abandon();

@@ -2,6 +2,7 @@ package io.bellows.engine.compaction;
 
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.key.Lookup;
+import io.bellows.engine.table.htable.HTableReader;
 import io.bellows.engine.version.FileMeta;
 import java.io.IOException;
 
@@ -11,4 +12,7 @@ public interface TableSource {
 
     /** Point lookup in one table; see {@code TableReader.get}. */
     boolean get(FileMeta file, byte[] key, long seq, boolean fillCache, Lookup out) throws IOException;
+
+    /** The reader of an HTable (LSM_TRIE); fails if the file is of another kind. */
+    HTableReader htable(FileMeta file) throws IOException;
 }

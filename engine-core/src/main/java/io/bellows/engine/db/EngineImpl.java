@@ -13,13 +13,15 @@ import io.bellows.engine.Snapshot;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.bellows.engine.compaction.Compaction;
-import io.bellows.engine.compaction.CompactionJob;
 import io.bellows.engine.compaction.CompactionScheme;
 import io.bellows.engine.compaction.TableOutputs;
+import io.bellows.engine.compaction.TableSink;
+import io.bellows.engine.compaction.TableWriteContext;
 import io.bellows.engine.compaction.VersionPruner;
 import io.bellows.engine.compaction.WritePressure;
 import io.bellows.engine.compaction.flsm.FlsmScheme;
 import io.bellows.engine.compaction.leveled.LeveledScheme;
+import io.bellows.engine.compaction.trie.TrieScheme;
 import io.bellows.engine.io.DefaultFileSystem;
 import io.bellows.engine.io.FileHeader;
 import io.bellows.engine.io.FileSystem;
@@ -61,6 +63,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -194,12 +197,12 @@ public final class EngineImpl implements Engine {
         this.options = options;
         this.fs = fs;
         this.scheme = createScheme(options);
-        this.versions = new VersionSet(dir, fs, options.numLevels(), scheme, this::scheduleSweep);
+        this.versions = new VersionSet(dir, fs, scheme.numLevels(options), scheme, this::scheduleSweep);
         this.inMemoryExecutor = Executors.newSingleThreadExecutor(threads("bellows-inmemory"));
         this.memstore = MemStores.create(options, new MemStoreContext(versions::lastSequence, snapshots::sequences,
                 inMemoryExecutor, memstoreCounters, this::scheduleWalTruncation));
         this.blockCache = new BlockCache(options.blockCacheSize());
-        this.tables = new TableCache(dir, fs, blockCache, counters);
+        this.tables = new TableCache(dir, fs, blockCache, counters, options.trieFilterCacheSize());
         this.tableFormat = new TableOutputs.Format(options.blockSize(), options.blockRestartInterval(),
                 options.bloomBitsPerKey());
         this.maxCompactions = Math.max(1, options.backgroundThreads() - 1);
@@ -244,6 +247,8 @@ public final class EngineImpl implements Engine {
                 return new LeveledScheme(options);
             case FLSM:
                 return new FlsmScheme(options);
+            case LSM_TRIE:
+                return new TrieScheme(options);
             default:
                 throw new IllegalArgumentException("compaction scheme " + style + " is not available");
         }
@@ -351,8 +356,7 @@ public final class EngineImpl implements Engine {
         for (Segment s : segments) {
             its.add(s.iterator());
         }
-        TableOutputs out = new TableOutputs(dir, fs, versions, tableFormat, pendingOutputs,
-                counters.flushBytesWritten, null);
+        TableSink out = scheme.flushOutputs(writeContext(counters.flushBytesWritten));
         try (MergingIterator it = new MergingIterator(its)) {
             VersionPruner pruner = new VersionPruner(snapshots.sequences(), null);
             for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -367,6 +371,10 @@ public final class EngineImpl implements Engine {
             pendingOutputs.removeAll(out.created());
             throw e;
         }
+    }
+
+    private TableWriteContext writeContext(LongAdder bytesWritten) {
+        return new TableWriteContext(dir, fs, versions, tableFormat, pendingOutputs, tables, bytesWritten);
     }
 
     // ---------------------------------------------------------------- writes
@@ -811,11 +819,10 @@ public final class EngineImpl implements Engine {
 
     /** Runs one compaction on the calling thread and installs its result. */
     private void executeCompaction(Compaction c) throws IOException {
-        TableOutputs out = new TableOutputs(dir, fs, versions, tableFormat, pendingOutputs,
-                counters.compactionBytesWritten, c.splitter());
+        TableSink out = scheme.compactionOutputs(c, writeContext(counters.compactionBytesWritten));
         boolean keepOutputs = false;
         try {
-            VersionEdit edit = CompactionJob.run(c, tables, snapshots.sequences(), out);
+            VersionEdit edit = scheme.runCompaction(c, tables, snapshots.sequences(), out);
             scheme.onCompacted(c, edit);
             versions.logAndApply(edit);
             if (!c.isTrivialMove()) {
@@ -899,13 +906,8 @@ public final class EngineImpl implements Engine {
             if (view.get(key, seq, lk)) {
                 return lk.kind == InternalKeys.KIND_PUT ? lk : null;
             }
-            List<FileMeta> candidates = new ArrayList<>(4);
-            scheme.candidates(v, key, candidates);
-            for (FileMeta f : candidates) {
-                counters.tablesProbed.increment();
-                if (tables.get(f, key, seq, ro.fillCache(), lk)) {
-                    return lk.kind == InternalKeys.KIND_PUT ? lk : null;
-                }
+            if (scheme.get(v, key, seq, tables, ro.fillCache(), lk, counters)) {
+                return lk.kind == InternalKeys.KIND_PUT ? lk : null;
             }
             return null;
         } catch (IOException e) {
@@ -1015,7 +1017,8 @@ public final class EngineImpl implements Engine {
             lock.unlock();
         }
         try {
-            for (int level = 0; level < options.numLevels() - 1 && !closing; level++) {
+            // Every level, the last included: a scheme may compact within it (LSM_TRIE's garbage collection).
+            for (int level = 0; level < versions.numLevels() && !closing; level++) {
                 Compaction c = scheme.pickManual(versions.current(), level, from, to);
                 if (c != null) {
                     executeCompaction(c);
@@ -1074,6 +1077,7 @@ public final class EngineImpl implements Engine {
                             counters.compactionBytesRead.sum(), counters.compactionBytesWritten.sum())
                     .reads(counters.gets.sum(), counters.tablesProbed.sum(), counters.blockReads.sum(),
                             counters.blockCacheHits.sum(), counters.bloomNegatives.sum())
+                    .filterBlockReads(counters.filterBlockReads.sum())
                     .stalls(counters.stalls.sum(), counters.stallNanos.sum())
                     .background(counters.flushes.sum(), counters.compactions.sum(), counters.backgroundErrors.sum())
                     .memstore(memstore.dataSize(), memstore.heapSize())
@@ -1103,6 +1107,16 @@ public final class EngineImpl implements Engine {
 
     MemStoreCounters memstoreCounters() {
         return memstoreCounters;
+    }
+
+    /** Whether no compaction runs and none is due (tests). */
+    boolean compactionIdle() {
+        lock.lock();
+        try {
+            return runningCompactions == 0 && scheme.pick(versions.current(), busyTables) == null;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Live snapshots (tests). */

@@ -36,6 +36,7 @@ final class EngineMetrics implements MeterBinder {
         plain(registry, "bellows.gets", c.gets, "point lookups");
         plain(registry, "bellows.tables.probed", c.tablesProbed, "tables consulted by point lookups");
         plain(registry, "bellows.block.reads", c.blockReads, "table blocks read from files");
+        plain(registry, "bellows.filter.block.reads", c.filterBlockReads, "filter blocks read from files (LSM_TRIE)");
         plain(registry, "bellows.block.cache.hits", c.blockCacheHits, "table blocks served by the block cache");
         plain(registry, "bellows.bloom.negatives", c.bloomNegatives, "table probes skipped by a bloom filter");
         plain(registry, "bellows.stalls", c.stalls, "write groups delayed or stopped by backpressure");

@@ -1,6 +1,8 @@
 package io.bellows.engine.db;
 
+import io.bellows.engine.CorruptionException;
 import io.bellows.engine.compaction.TableSource;
+import io.bellows.engine.io.FileHeader;
 import io.bellows.engine.io.FileSystem;
 import io.bellows.engine.io.ReadableFile;
 import io.bellows.engine.iter.InternalIterator;
@@ -8,6 +10,9 @@ import io.bellows.engine.key.Lookup;
 import io.bellows.engine.metrics.EngineCounters;
 import io.bellows.engine.table.BlockCache;
 import io.bellows.engine.table.TableReader;
+import io.bellows.engine.table.htable.FilterPageCache;
+import io.bellows.engine.table.htable.HTableReader;
+import io.bellows.engine.util.Coding;
 import io.bellows.engine.version.FileMeta;
 import io.bellows.engine.version.FileNames;
 import java.io.IOException;
@@ -18,23 +23,27 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Open table readers by file number. A reader is opened on first use (reading its footer, index and
  * filter once) and kept until its file is deleted, which happens only when no live version holds it.
+ * The file header's kind says which format to open: an SSTable or an HTable (LSM_TRIE).
  */
 final class TableCache implements TableSource, AutoCloseable {
     private final Path dir;
     private final FileSystem fs;
     private final BlockCache blockCache;
+    private final FilterPageCache filterCache;
     private final EngineCounters counters;
-    private final ConcurrentHashMap<Long, TableReader> readers = new ConcurrentHashMap<>();
+    /** TableReader or HTableReader. */
+    private final ConcurrentHashMap<Long, AutoCloseable> readers = new ConcurrentHashMap<>();
 
-    TableCache(Path dir, FileSystem fs, BlockCache blockCache, EngineCounters counters) {
+    TableCache(Path dir, FileSystem fs, BlockCache blockCache, EngineCounters counters, long filterCacheBytes) {
         this.dir = dir;
         this.fs = fs;
         this.blockCache = blockCache;
+        this.filterCache = new FilterPageCache(filterCacheBytes);
         this.counters = counters;
     }
 
-    TableReader reader(long number) throws IOException {
-        TableReader r = readers.get(number);
+    private AutoCloseable open(long number) throws IOException {
+        AutoCloseable r = readers.get(number);
         if (r != null) {
             return r;
         }
@@ -44,6 +53,9 @@ final class TableCache implements TableSource, AutoCloseable {
                 ReadableFile file = null;
                 try {
                     file = fs.openTable(path);
+                    if (kind(file, path) == FileHeader.KIND_HTABLE) {
+                        return HTableReader.open(file, path, n, filterCache, counters);
+                    }
                     return TableReader.open(file, path, n, blockCache, counters);
                 } catch (IOException e) {
                     closeQuietly(file);
@@ -58,21 +70,56 @@ final class TableCache implements TableSource, AutoCloseable {
         }
     }
 
+    /** The kind field of the file header; the reader of that kind verifies the rest. */
+    private static int kind(ReadableFile file, Path path) throws IOException {
+        if (file.size() < FileHeader.LENGTH) {
+            throw new CorruptionException(path, 0, "file too short for a header (" + file.size() + " bytes)");
+        }
+        return Coding.getShort(file.read(0, FileHeader.LENGTH), 8);
+    }
+
+    TableReader reader(long number) throws IOException {
+        AutoCloseable r = open(number);
+        if (r instanceof TableReader) {
+            return (TableReader) r;
+        }
+        throw new CorruptionException(FileNames.table(dir, number), 8, "an HTable where an SSTable was expected");
+    }
+
+    @Override
+    public HTableReader htable(FileMeta file) throws IOException {
+        AutoCloseable r = open(file.number);
+        if (r instanceof HTableReader) {
+            return (HTableReader) r;
+        }
+        throw new CorruptionException(FileNames.table(dir, file.number), 8, "an SSTable where an HTable was expected");
+    }
+
     @Override
     public InternalIterator iterator(FileMeta file, boolean fillCache) throws IOException {
-        return reader(file.number).iterator(fillCache);
+        AutoCloseable r = open(file.number);
+        if (r instanceof HTableReader) {
+            return ((HTableReader) r).iterator();
+        }
+        return ((TableReader) r).iterator(fillCache);
     }
 
     @Override
     public boolean get(FileMeta file, byte[] key, long seq, boolean fillCache, Lookup out) throws IOException {
-        return reader(file.number).get(key, seq, fillCache, out);
+        AutoCloseable r = open(file.number);
+        if (r instanceof HTableReader) {
+            return ((HTableReader) r).get(key, seq, out);
+        }
+        return ((TableReader) r).get(key, seq, fillCache, out);
     }
 
     /** Closes the reader of a deleted table. */
     void evict(long number) {
-        TableReader r = readers.remove(number);
-        if (r != null) {
-            r.close();
+        AutoCloseable r = readers.remove(number);
+        if (r instanceof HTableReader) {
+            ((HTableReader) r).close();
+        } else if (r != null) {
+            ((TableReader) r).close();
         }
     }
 

@@ -28,6 +28,8 @@ public final class FileHeader {
     public static final int KIND_MANIFEST = 2;
     public static final int KIND_SSTABLE = 3;
     public static final int KIND_CURRENT = 4;
+    /** An LSM_TRIE hash table (docs/formats/htable.md). */
+    public static final int KIND_HTABLE = 5;
 
     private FileHeader() {}
 

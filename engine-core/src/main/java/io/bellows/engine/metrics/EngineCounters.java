@@ -17,6 +17,8 @@ public final class EngineCounters {
     /** Table blocks read from files (cache misses and uncached reads). */
     public final LongAdder blockReads = new LongAdder();
     public final LongAdder blockCacheHits = new LongAdder();
+    /** Filter blocks read from files (LSM_TRIE BloomCluster pages not in the filter cache). */
+    public final LongAdder filterBlockReads = new LongAdder();
     public final LongAdder bloomNegatives = new LongAdder();
     public final LongAdder stalls = new LongAdder();
     public final LongAdder stallNanos = new LongAdder();
