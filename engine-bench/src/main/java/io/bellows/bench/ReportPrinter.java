@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /** The human-readable report: configuration, one fixed-width row per workload, engine stats, summary. */
 final class ReportPrinter {
-    private static final String ROW = "%-13s %11s %9s %11s %8s %9s %9s %9s %10s %10s %10s%n";
+    private static final String ROW = "%-16s %11s %9s %11s %8s %9s %9s %9s %10s %10s %10s%n";
     private static final double MIB = 1024.0 * 1024.0;
 
     private final PrintStream out;
@@ -30,7 +30,7 @@ final class ReportPrinter {
         line("clients", o.threads() + " thread(s), " + o.distribution().flagName() + " keys, batch_size "
                 + o.batchSize() + ", seek_nexts " + o.seekNexts() + ", seed " + o.seed());
         line("durability", o.durability().name());
-        line("engine", o.engineOptions().toString());
+        line("engine", o.engine().label() + " " + o.bellowsOptions());
         line("db", dir + (temporary ? " (temporary, deleted at the end)"
                 : o.useExistingDb() ? " (existing store)" : " (kept at the end)"));
     }
@@ -43,7 +43,7 @@ final class ReportPrinter {
     void printResultHeader() {
         out.printf(Locale.ROOT, ROW, "workload", "ops", "seconds", "ops/s", "MB/s", "p50 us", "p99 us",
                 "p99.9 us", "max us", "found", "not found");
-        out.println("-".repeat(124));
+        out.println("-".repeat(127));
     }
 
     void printResult(WorkloadResult r) {
@@ -60,6 +60,11 @@ final class ReportPrinter {
                 s.writeAmplification(), s.totalWriteAmplification(), s.spaceAmplification(), s.tablesProbedPerGet(),
                 s.stalls(), s.stallNanos() / 1_000_000, s.flushes(), s.compactions());
         out.println("    levels: " + levels(s));
+    }
+
+    /** This JVM's GC and CPU time during the workload: engine, clients and JIT together. */
+    void printProcess(WorkloadResult r) {
+        out.printf(Locale.ROOT, "    process: gc %d ms, cpu %.1f s%n", r.gcMillis(), r.cpuNanos() / 1e9);
     }
 
     /** The full latency distribution in microseconds (--histogram). */
