@@ -76,9 +76,9 @@ final class Client implements Runnable {
     public void run() {
         stats.startNanos = System.nanoTime();
         if (stop != null) {
-            while (!stop.getAsBoolean()) {
+            do {
                 put(chooser.nextKey());
-            }
+            } while (!stop.getAsBoolean());
             commitBatch();
         } else if (workload.mix() != null) {
             ycsb(workload.mix(), hi - lo);
