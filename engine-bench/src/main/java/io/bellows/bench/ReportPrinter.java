@@ -24,7 +24,9 @@ final class ReportPrinter {
                 rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.arch")));
         line("benchmarks", String.join(",", o.benchmarks().stream().map(Workload::flagName).toList()));
-        line("entries", "num " + o.num() + ", reads " + o.reads() + ", deletes " + o.deletes());
+        line("entries", "num " + o.num() + ", reads " + o.reads() + ", deletes " + o.deletes() + ", operations "
+                + o.operations() + " (YCSB, " + (o.requestDistribution() == null ? "each workload's distribution"
+                : o.requestDistribution().flagName() + " keys") + ", scans up to " + o.scanLength() + ")");
         line("data", "keys " + o.keySize() + " bytes (number big-endian in the tail), values " + o.valueSize()
                 + " bytes (random, incompressible)");
         line("clients", o.threads() + " thread(s), " + o.distribution().flagName() + " keys, batch_size "
