@@ -17,9 +17,9 @@ import java.util.Locale;
  */
 final class ComparisonReport {
     private static final String ROW =
-            "%-16s %-24s %11s %7s %9s %9s %9s %7s %7s %7s %7s %8s %8s%n";
+            "%-16s %-24s %11s %7s %9s %9s %9s %7s %7s %7s %7s %7s %8s %8s%n";
     static final String CSV_HEADER = "workload,engine,ops,seconds,ops_per_sec,ops_ratio,p50_us,p99_us,p999_us,max_us,"
-            + "p99_ratio,found,not_found,write_amp,write_amp_ratio,total_write_amp,space_amp,gc_ms,cpu_ms,stall_ms,"
+            + "p99_ratio,found,not_found,write_amp,write_amp_ratio,write_amp_user,total_write_amp,space_amp,gc_ms,cpu_ms,stall_ms,"
             + "flushes,compactions";
 
     private ComparisonReport() {}
@@ -29,8 +29,8 @@ final class ComparisonReport {
         out.println();
         out.println("Comparison (ratios are engine / " + runs.get(baseline).engine() + ")");
         out.printf(Locale.ROOT, ROW, "workload", "engine", "ops/s", "x ops", "p50 us", "p99 us", "p99.9 us", "x p99",
-                "w-amp", "x w-amp", "s-amp", "gc ms", "cpu s");
-        out.println("-".repeat(140));
+                "w-amp", "x w-amp", "wa-user", "s-amp", "gc ms", "cpu s");
+        out.println("-".repeat(148));
         int workloads = runs.get(0).results().size();
         for (int i = 0; i < workloads; i++) {
             WorkloadResult base = runs.get(baseline).results().get(i);
@@ -42,13 +42,14 @@ final class ComparisonReport {
                         ratio(r.latencyMicros(99), base.latencyMicros(99)),
                         fixed(r.stats().writeAmplification(), 2),
                         ratio(r.stats().writeAmplification(), base.stats().writeAmplification()),
-                        fixed(r.stats().spaceAmplification(), 2), Long.toString(r.gcMillis()),
+                        fixed(userWriteAmplification(r), 2), fixed(r.stats().spaceAmplification(), 2), Long.toString(r.gcMillis()),
                         fixed(r.cpuNanos() / 1e9, 1));
             }
         }
         out.println();
         out.println("w-amp: (flush + compaction bytes written) / flush bytes written, RocksDB's definition, each"
-                + " engine's own counters, cumulative since the store was created.");
+                + " engine's own counters, cumulative since the store was created;");
+        out.println("wa-user: (flush + compaction bytes written) / key and value bytes written by the benchmark.");
         out.println("s-amp: table bytes / bytes of the last non-empty level. gc ms, cpu s: of that engine's JVM"
                 + " during the workload.");
     }
@@ -79,16 +80,22 @@ final class ComparisonReport {
     static String csvRow(String engine, WorkloadResult r, WorkloadResult base) {
         boolean lookups = r.workload().lookups();
         return String.format(Locale.ROOT, "%s,%s,%d,%.6f,%.1f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%s,%.4f,%.4f,%.4f,%.4f,"
-                        + "%d,%d,%d,%d,%d",
+                        + "%.4f,%d,%d,%d,%d,%d",
                 r.workload().flagName(), engine, r.ops(), r.seconds(), r.opsPerSecond(),
                 safeRatio(r.opsPerSecond(), base.opsPerSecond()), r.latencyMicros(50), r.latencyMicros(99),
                 r.latencyMicros(99.9), r.maxLatencyMicros(), safeRatio(r.latencyMicros(99), base.latencyMicros(99)),
                 lookups ? Long.toString(r.found()) : "", lookups ? Long.toString(r.notFound()) : "",
                 r.stats().writeAmplification(),
                 safeRatio(r.stats().writeAmplification(), base.stats().writeAmplification()),
-                r.stats().totalWriteAmplification(), r.stats().spaceAmplification(), r.gcMillis(),
+                userWriteAmplification(r), r.stats().totalWriteAmplification(), r.stats().spaceAmplification(), r.gcMillis(),
                 r.cpuNanos() / 1_000_000, r.stats().stallNanos() / 1_000_000, r.stats().flushes(),
                 r.stats().compactions());
+    }
+
+    /** Table bytes written (flushes and compactions) per user byte written; 0 before any write. */
+    static double userWriteAmplification(WorkloadResult r) {
+        long user = r.stats().userBytesWritten();
+        return user == 0 ? 0 : (double) (r.stats().flushBytesWritten() + r.stats().compactionBytesWritten()) / user;
     }
 
     private static double safeRatio(double a, double b) {

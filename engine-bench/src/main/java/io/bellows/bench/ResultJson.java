@@ -93,6 +93,7 @@ final class ResultJson {
         m.put("gc_ms", r.gcMillis());
         m.put("cpu_ms", r.cpuNanos() / 1_000_000);
         m.put("write_amp", r.stats().writeAmplification());
+        m.put("write_amp_user", ComparisonReport.userWriteAmplification(r));
         m.put("total_write_amp", r.stats().totalWriteAmplification());
         m.put("space_amp", r.stats().spaceAmplification());
         m.put("nanos", r.nanos());
