@@ -81,7 +81,7 @@ final class BenchFlags {
         out.println();
         out.println("Workloads (--benchmarks, run in the order given; a name may repeat):");
         for (Workload w : Workload.values()) {
-            out.printf(Locale.ROOT, "  %-14s %s%n", w.flagName(), w.description());
+            out.printf(Locale.ROOT, "  %-17s %s%n", w.flagName(), w.description());
         }
         out.println();
         out.println("Notes:");
@@ -94,6 +94,12 @@ final class BenchFlags {
         out.println("  --compression_ratio has no counterpart.");
         out.println("  Latency is per engine call: per put or delete, per WriteBatch when --batch_size > 1,");
         out.println("  per get, per seek with its nexts, per cursor step in readseq.");
+        out.println("  YCSB workloads (ycsba..ycsbf) run on the records a fill loaded: --num is YCSB's recordcount,");
+        out.println("  --operations its operationcount; inserts add keys from num upwards.");
+        out.println("  --engine=rocksdb runs the workloads on RocksDB with Bellows' settings (memtable, bloom bits,");
+        out.println("  block cache, L0 triggers, WAL and sync, no compression, direct I/O). --engines=A,B,... runs");
+        out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
+        out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
         out.println("  Exit codes: 0 done, 1 the engine failed, 2 bad command line.");
     }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -76,7 +77,7 @@ final class Charts {
             return null;
         }
         // NB: the same workload may appear twice in a list; the index keeps the file names apart.
-        Path path = dir.resolve(String.format("throughput-%02d-%s.png", i + 1, name));
+        Path path = dir.resolve(String.format(Locale.ROOT, "throughput-%02d-%s.png", i + 1, name));
         BitmapEncoder.saveBitmap(chart, path.toString(), BitmapEncoder.BitmapFormat.PNG);
         return path;
     }

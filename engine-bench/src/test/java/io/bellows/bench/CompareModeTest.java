@@ -57,6 +57,9 @@ class CompareModeTest {
         assertTrue(lines.get(2).startsWith("fillrandom,rocksdb,3000,") && lines.get(2).contains(",1.0000,"),
                 "the baseline's ratio is 1: " + lines.get(2));
         assertEquals(lines, Files.readAllLines(csv), "--csv holds the comparison too");
+        for (String line : lines) {
+            assertEquals(ComparisonReport.CSV_HEADER.split(",").length, line.split(",", -1).length, line);
+        }
 
         for (String chart : new String[] {"ops-per-sec.png", "latency-p99.png", "write-amp.png"}) {
             assertPng(results.resolve(chart));
