@@ -4,19 +4,20 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import java.io.PrintStream;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
 /**
- * bellows-bench: db_bench for Bellows. Runs the workloads of --benchmarks in order against one store
- * through the public engine API, printing a fixed-width row of throughput and latency plus the
- * engine's stats after each, and optionally a CSV file. {@code --help} lists the flags.
+ * bellows-bench: db_bench for Bellows. Runs the workloads of --benchmarks in order against one store,
+ * printing a fixed-width row of throughput and latency plus the engine's stats after each, and
+ * optionally CSV, JSON and charts. With --engines it is compare mode instead ({@link CompareRunner}):
+ * the same workloads once per engine configuration, each in its own JVM, then one table with ratios.
+ * {@code --help} lists the flags.
  */
 public final class BellowsBench {
     private BellowsBench() {}
@@ -28,7 +29,14 @@ public final class BellowsBench {
     /** Runs the command line and returns its exit code: 0 done, 1 the engine failed, 2 bad command line. */
     static int execute(String[] args, PrintStream out, PrintStream err) {
         try {
-            run(args, out);
+            BenchOptions options = BenchFlags.parse(args);
+            if (options.help()) {
+                BenchFlags.printHelp(out);
+            } else if (options.compare()) {
+                CompareRunner.run(args, options, out);
+            } else {
+                run(options, out, progressStream(options, err), BellowsBench::open);
+            }
             return 0;
         } catch (FlagException e) {
             err.println("bellows-bench: " + e.getMessage());
@@ -41,23 +49,14 @@ public final class BellowsBench {
         }
     }
 
-    /** Parses {@code args} and runs them; --help prints the flags and returns no results. */
+    /** Parses {@code args} and runs them in this JVM; --help prints the flags and returns no results. */
     static List<WorkloadResult> run(String[] args, PrintStream out) {
         BenchOptions options = BenchFlags.parse(args);
         if (options.help()) {
             BenchFlags.printHelp(out);
             return List.of();
         }
-        return run(options, out, Engine::open);
-    }
-
-    /** Collection time of every collector of this JVM so far. */
-    private static long gcMillis() {
-        long sum = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            sum += Math.max(0, gc.getCollectionTime());
-        }
-        return sum;
+        return run(options, out, null, BellowsBench::open);
     }
 
     /** The MemStore's side of a workload: GC time, in-memory work, bytes per entry by segment kind. */
@@ -73,8 +72,40 @@ public final class BellowsBench {
         return entries == 0 ? "-" : String.format(Locale.ROOT, "%.1f", (double) overhead / entries);
     }
 
-    /** Runs {@code o} on stores opened by {@code opener} ({@link Engine#open} outside tests). */
+    /** Runs {@code o} on Bellows stores opened by {@code opener} ({@link Engine#open} outside tests). */
     static List<WorkloadResult> run(BenchOptions o, PrintStream out, BiFunction<Path, EngineOptions, Engine> opener) {
+        return run(o, out, null, (dir, options) -> new BellowsEngine(opener.apply(dir, options.bellowsOptions()),
+                options.durability()));
+    }
+
+    /** Whether to draw progress bars: --progress if given, else when this JVM runs in a terminal. */
+    static boolean progressWanted(BenchOptions o) {
+        return o.progress() != null ? o.progress() : System.console() != null;
+    }
+
+    private static PrintStream progressStream(BenchOptions o, PrintStream err) {
+        return progressWanted(o) ? err : null;
+    }
+
+    /** Opens the engine of {@code o.engine()} in {@code dir}. */
+    static BenchEngine open(Path dir, BenchOptions o) {
+        if (o.engine().kind() == EngineSpec.Kind.ROCKSDB) {
+            return RocksDbEngine.open(dir, o.engineOptions(), o.durability());
+        }
+        return new BellowsEngine(Engine.open(dir, o.bellowsOptions()), o.durability());
+    }
+
+    /** Opens an engine in a store directory. */
+    interface Opener {
+        BenchEngine open(Path dir, BenchOptions options);
+    }
+
+    /**
+     * Runs {@code o} on engines opened by {@code opener}, then writes --json and --out files.
+     *
+     * @param progressTo where to draw progress bars, or null for none
+     */
+    static List<WorkloadResult> run(BenchOptions o, PrintStream out, PrintStream progressTo, Opener opener) {
         ReportPrinter report = new ReportPrinter(out);
         List<WorkloadResult> results = new ArrayList<>();
         try (BenchDirectory dir = BenchDirectory.prepare(o.db(), o.useExistingDb());
@@ -83,7 +114,8 @@ public final class BellowsBench {
             KeyCodec keys = new KeyCodec(o.keySize());
             byte[] valuePool = ValueGenerator.pool(o.seed(), o.valueSize());
             SplittableRandom random = new SplittableRandom(o.seed());
-            Engine db = opener.apply(dir.path(), o.engineOptions());
+            AtomicLong records = new AtomicLong(o.num());
+            BenchEngine db = opener.open(dir.path(), o);
             try {
                 report.printTableIo(db.stats().tableIoMode());
                 report.printResultHeader();
@@ -93,16 +125,19 @@ public final class BellowsBench {
                         db.close();
                         db = null;
                         dir.wipe();
-                        db = opener.apply(dir.path(), o.engineOptions());
+                        records.set(o.num());
+                        db = opener.open(dir.path(), o);
                     }
                     empty = false;
-                    long gcBefore = gcMillis();
-                    WorkloadResult r = new WorkloadRunner(db, o, keys, valuePool).run(w, random.split());
-                    long gc = gcMillis() - gcBefore;
+                    WorkloadResult r = new WorkloadRunner(db, o, keys, valuePool, records, progressTo)
+                            .run(w, random.split());
                     results.add(r);
                     report.printResult(r);
                     report.printEngineStats(r.stats());
-                    printMemStore(out, r.stats(), gc);
+                    report.printProcess(r);
+                    if (o.engine().kind() == EngineSpec.Kind.BELLOWS) {
+                        printMemStore(out, r.stats(), r.gcMillis());
+                    }
                     if (o.settleSeconds() > 0 && !w.lookups() && w != Workload.READSEQ) {
                         settle(db, o.settleSeconds(), out);
                         report.printEngineStats(db.stats());
@@ -121,6 +156,7 @@ public final class BellowsBench {
             }
             report.printSummary(results);
         }
+        writeFiles(o, out, List.of(new EngineRun(o.engine().label(), o.bellowsOptions().toString(), results)), 0);
         return results;
     }
 
@@ -128,7 +164,7 @@ public final class BellowsBench {
      * Waits until a second passes with no compaction finishing and no compaction output written, or
      * {@code maxSeconds} pass, so that write amplification is compared at rest rather than mid-backlog.
      */
-    private static void settle(Engine db, long maxSeconds, PrintStream out) {
+    private static void settle(BenchEngine db, long maxSeconds, PrintStream out) {
         long start = System.nanoTime();
         long deadline = start + maxSeconds * 1_000_000_000L;
         long compactions = -1;
@@ -149,5 +185,20 @@ public final class BellowsBench {
         }
         out.printf(Locale.ROOT, "    settled: compaction idle after %.1f s (limit %d s)%n",
                 (System.nanoTime() - start) / 1e9, maxSeconds);
+    }
+
+    /** Writes --json, and --out's results.json, results.csv and charts, for {@code runs}. */
+    static void writeFiles(BenchOptions o, PrintStream out, List<EngineRun> runs, int baseline) {
+        String baselineLabel = runs.get(baseline).engine();
+        if (o.json() != null) {
+            ResultJson.write(o.json(), baselineLabel, runs);
+        }
+        if (o.out() != null) {
+            ResultJson.write(o.out().resolve("results.json"), baselineLabel, runs);
+            ComparisonReport.writeCsv(o.out().resolve("results.csv"), runs, baseline);
+            List<Path> charts = Charts.write(o.out(), runs);
+            out.println();
+            out.println("Results in " + o.out() + ": results.json, results.csv and " + charts.size() + " charts");
+        }
     }
 }

@@ -81,7 +81,7 @@ final class BenchFlags {
         out.println();
         out.println("Workloads (--benchmarks, run in the order given; a name may repeat):");
         for (Workload w : Workload.values()) {
-            out.printf(Locale.ROOT, "  %-14s %s%n", w.flagName(), w.description());
+            out.printf(Locale.ROOT, "  %-17s %s%n", w.flagName(), w.description());
         }
         out.println();
         out.println("Notes:");
@@ -94,6 +94,12 @@ final class BenchFlags {
         out.println("  --compression_ratio has no counterpart.");
         out.println("  Latency is per engine call: per put or delete, per WriteBatch when --batch_size > 1,");
         out.println("  per get, per seek with its nexts, per cursor step in readseq.");
+        out.println("  YCSB workloads (ycsba..ycsbf) run on the records a fill loaded: --num is YCSB's recordcount,");
+        out.println("  --operations its operationcount; inserts add keys from num upwards.");
+        out.println("  --engine=rocksdb runs the workloads on RocksDB with Bellows' settings (memtable, bloom bits,");
+        out.println("  block cache, L0 triggers, WAL and sync, no compression, direct I/O). --engines=A,B,... runs");
+        out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
+        out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
         out.println("  Exit codes: 0 done, 1 the engine failed, 2 bad command line.");
     }
@@ -110,6 +116,9 @@ final class BenchFlags {
                 (v, s) -> v.reads = longIn("reads", s, 1, MAX_NUM));
         add(m, "deletes", "N", "num/5 (at least 1)", "operations of deleterandom",
                 (v, s) -> v.deletes = longIn("deletes", s, 1, MAX_NUM));
+        add(m, "operations", "N", "num/5 (at least 1)",
+                "operations of each YCSB workload (YCSB's operationcount; its recordcount is --num)",
+                (v, s) -> v.operations = longIn("operations", s, 1, MAX_NUM));
         add(m, "key_size", "BYTES", "16", "key length; keys of fewer than 8 bytes limit num",
                 (v, s) -> v.keySize = (int) longIn("key_size", s, 1, InternalKeys.MAX_KEY_LENGTH));
         add(m, "value_size", "BYTES", "100", "value length",
@@ -122,9 +131,24 @@ final class BenchFlags {
         add(m, "distribution", "uniform|zipfian", "uniform",
                 "key choice of overwrite, readrandom, seekrandom, deleterandom (zipfian: YCSB scrambled, theta 0.99)",
                 (v, s) -> v.distribution = enumValue("distribution", s, KeyDistribution.class));
+        add(m, "request_distribution", "uniform|zipfian|latest", "each YCSB workload's own (D latest, else zipfian)",
+                "key choice of the YCSB workloads",
+                (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
+        add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
+                (v, s) -> v.scanLength = (int) longIn("scan_length", s, 1, 1_000_000));
         add(m, "durability", names(Durability.values()), Durability.ASYNC.name(),
                 "WriteOptions durability of every write",
                 (v, s) -> v.durability = enumValue("durability", s, Durability.class));
+        add(m, "engine", "SPEC", "bellows",
+                "engine of this run: rocksdb, bellows (--compaction, --inmemory) or bellows:SCHEME/POLICY",
+                (v, s) -> v.engineSpec = EngineSpec.parse(s));
+        add(m, "engines", "LIST", "none",
+                "compare mode: run the workloads once per engine, each in its own JVM, e.g."
+                        + " bellows:LEVELED/NONE,rocksdb; prints one table with ratios",
+                (v, s) -> v.enginesText = s);
+        add(m, "baseline", "SPEC", "rocksdb if in --engines, else the first",
+                "compare mode: the configuration the ratios divide by",
+                (v, s) -> v.baselineText = s);
         add(m, "compaction", names(CompactionStyle.values()), d.compaction().name(), "disk compaction scheme",
                 (v, s) -> v.engine.compaction(enumValue("compaction", s, CompactionStyle.class)));
         add(m, "inmemory", names(InMemoryCompaction.values()), d.inMemoryCompaction().name(), "MemStore policy",
@@ -202,6 +226,16 @@ final class BenchFlags {
                 (v, s) -> v.histogram = bool("histogram", s));
         add(m, "csv", "PATH", "none", "also write the results to this CSV file",
                 (v, s) -> v.csv = path("csv", s));
+        add(m, "json", "PATH", "none", "also write the results to this JSON file",
+                (v, s) -> v.json = path("json", s));
+        add(m, "out", "DIR", "none",
+                "write results.csv, results.json, PNG charts (and in compare mode each engine's log) here",
+                (v, s) -> v.out = path("out", s));
+        add(m, "progress", "true|false", "true when run in a terminal",
+                "progress bar on stderr for workloads longer than a few seconds",
+                (v, s) -> v.progress = bool("progress", s));
+        add(m, "sample_ms", "N", "1000", "interval of the throughput-over-time samples (charts, JSON)",
+                (v, s) -> v.sampleMillis = (int) longIn("sample_ms", s, 10, 3_600_000));
         add(m, "help", null, "false", "print this help and exit",
                 (v, s) -> v.help = bool("help", s));
         return m;
@@ -337,6 +371,16 @@ final class BenchFlags {
         long num = DEFAULT_NUM;
         long reads = -1;
         long deletes = -1;
+        long operations = -1;
+        KeyDistribution requestDistribution;
+        int scanLength = 100;
+        EngineSpec engineSpec = EngineSpec.parse("bellows");
+        String enginesText;
+        String baselineText;
+        Path json;
+        Path out;
+        Boolean progress;
+        int sampleMillis = 1000;
         int keySize = 16;
         int valueSize = 100;
         int valueSizeMin = -1;
@@ -384,11 +428,28 @@ final class BenchFlags {
             if (valueSize > engine.build().maxValueLength()) {
                 engine.maxValueLength(valueSize);
             }
+            EngineOptions engineOptions = engine.build();
+            List<EngineSpec> engines = enginesText == null ? List.of()
+                    : EngineSpec.parseList(enginesText, engineOptions);
+            EngineSpec baseline = null;
+            if (baselineText != null) {
+                if (engines.isEmpty()) {
+                    throw new FlagException("--baseline needs --engines");
+                }
+                baseline = EngineSpec.parse(baselineText).resolve(engineOptions);
+                if (!engines.contains(baseline)) {
+                    throw new FlagException("--baseline=" + baseline.label() + " is not in --engines");
+                }
+            } else if (!engines.isEmpty()) {
+                EngineSpec rocksdb = EngineSpec.parse("rocksdb");
+                baseline = engines.contains(rocksdb) ? rocksdb : engines.get(0);
+            }
             long derived = Math.max(1, num / 5);
             return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
-                    keySize, valueSize, threads, distribution, durability, engine.build(), db, useExistingDb, seed,
-                    batchSize, seekNexts, histogram, csv, help, settleSeconds,
-                    valueSizeMin < 0 ? valueSize : valueSizeMin);
+                    keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
+                    batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
+                    operations < 0 ? derived : operations, requestDistribution, scanLength,
+                    engineSpec.resolve(engineOptions), engines, baseline, json, out, progress, sampleMillis);
         }
     }
 

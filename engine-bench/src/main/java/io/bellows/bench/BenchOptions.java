@@ -12,6 +12,15 @@ import java.util.List;
  * @param csv where to write results as CSV, or null for none
  * @param settleSeconds after each write workload, wait up to this long for compaction to go idle and
  *     print the engine stats again; 0 does not wait
+ * @param operations operations of each YCSB workload
+ * @param requestDistribution key choice of the YCSB workloads, or null for each workload's own
+ * @param engine the engine this process runs (resolved: a Bellows spec names scheme and policy)
+ * @param engines compare mode's configurations, each run in its own JVM; empty outside compare mode
+ * @param baseline what compare mode's ratios divide by; null outside compare mode
+ * @param json where to write results as JSON, or null for none
+ * @param out where to write results, charts and logs, or null for none
+ * @param progress whether to draw a progress bar, or null to draw one when in a terminal
+ * @param sampleMillis interval of throughput samples
  */
 record BenchOptions(
         List<Workload> benchmarks,
@@ -33,9 +42,30 @@ record BenchOptions(
         Path csv,
         boolean help,
         long settleSeconds,
-        int valueSizeMin) {
+        int valueSizeMin,
+        long operations,
+        KeyDistribution requestDistribution,
+        int scanLength,
+        EngineSpec engine,
+        List<EngineSpec> engines,
+        EngineSpec baseline,
+        Path json,
+        Path out,
+        Boolean progress,
+        int sampleMillis) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);
+        engines = List.copyOf(engines);
+    }
+
+    /** Whether this run compares configurations in child JVMs. */
+    boolean compare() {
+        return !engines.isEmpty();
+    }
+
+    /** The Bellows options of this run's engine (its scheme and policy applied). */
+    EngineOptions bellowsOptions() {
+        return engine.apply(engineOptions);
     }
 }

@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /** The human-readable report: configuration, one fixed-width row per workload, engine stats, summary. */
 final class ReportPrinter {
-    private static final String ROW = "%-13s %11s %9s %11s %8s %9s %9s %9s %10s %10s %10s%n";
+    private static final String ROW = "%-16s %11s %9s %11s %8s %9s %9s %9s %10s %10s %10s%n";
     private static final double MIB = 1024.0 * 1024.0;
 
     private final PrintStream out;
@@ -24,14 +24,16 @@ final class ReportPrinter {
                 rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.arch")));
         line("benchmarks", String.join(",", o.benchmarks().stream().map(Workload::flagName).toList()));
-        line("entries", "num " + o.num() + ", reads " + o.reads() + ", deletes " + o.deletes());
+        line("entries", "num " + o.num() + ", reads " + o.reads() + ", deletes " + o.deletes() + ", operations "
+                + o.operations() + " (YCSB, " + (o.requestDistribution() == null ? "each workload's distribution"
+                : o.requestDistribution().flagName() + " keys") + ", scans up to " + o.scanLength() + ")");
         line("data", "keys " + o.keySize() + " bytes (number big-endian in the tail), values "
                 + (o.valueSizeMin() == o.valueSize() ? "" : o.valueSizeMin() + "-") + o.valueSize()
                 + " bytes (random, incompressible)");
         line("clients", o.threads() + " thread(s), " + o.distribution().flagName() + " keys, batch_size "
                 + o.batchSize() + ", seek_nexts " + o.seekNexts() + ", seed " + o.seed());
         line("durability", o.durability().name());
-        line("engine", o.engineOptions().toString());
+        line("engine", o.engine().label() + " " + o.bellowsOptions());
         line("db", dir + (temporary ? " (temporary, deleted at the end)"
                 : o.useExistingDb() ? " (existing store)" : " (kept at the end)"));
     }
@@ -44,7 +46,7 @@ final class ReportPrinter {
     void printResultHeader() {
         out.printf(Locale.ROOT, ROW, "workload", "ops", "seconds", "ops/s", "MB/s", "p50 us", "p99 us",
                 "p99.9 us", "max us", "found", "not found");
-        out.println("-".repeat(124));
+        out.println("-".repeat(127));
     }
 
     void printResult(WorkloadResult r) {
@@ -65,6 +67,11 @@ final class ReportPrinter {
             out.printf(Locale.ROOT, "    disk reads per get: data blocks %.3f, filter blocks %.3f (block cache hits %d)%n",
                     (double) s.blockReads() / s.gets(), (double) s.filterBlockReads() / s.gets(), s.blockCacheHits());
         }
+    }
+
+    /** This JVM's GC and CPU time during the workload: engine, clients and JIT together. */
+    void printProcess(WorkloadResult r) {
+        out.printf(Locale.ROOT, "    process: gc %d ms, cpu %.1f s%n", r.gcMillis(), r.cpuNanos() / 1e9);
     }
 
     /** The full latency distribution in microseconds (--histogram). */

@@ -3,7 +3,11 @@ package io.bellows.bench;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The db_bench workloads bellows-bench runs, by their db_bench names. */
+/**
+ * The workloads bellows-bench runs: db_bench's, by their db_bench names, and YCSB's core workloads A
+ * to F. The default list ({@link BenchFlags#DEFAULT_BENCHMARKS}) is the db_bench set before
+ * readwhilewriting.
+ */
 enum Workload {
     FILLSEQ("fillseq", true, false, "put num keys in ascending order into a new store"),
     FILLRANDOM("fillrandom", true, false,
@@ -13,18 +17,36 @@ enum Workload {
     READSEQ("readseq", false, false, "read reads entries in key order with one cursor per thread"),
     SEEKRANDOM("seekrandom", false, true,
             "reads times: open a cursor, seek to a key drawn from --distribution, read --seek_nexts entries"),
-    DELETERANDOM("deleterandom", false, false, "delete deletes keys drawn from --distribution");
+    DELETERANDOM("deleterandom", false, false, "delete deletes keys drawn from --distribution"),
+    READWHILEWRITING("readwhilewriting", false, true,
+            "reads gets over --threads readers while one more thread overwrites keys until they finish"),
+    YCSB_A("ycsba", YcsbMix.A, "YCSB A, update heavy: 50% reads, 50% updates"),
+    YCSB_B("ycsbb", YcsbMix.B, "YCSB B, read mostly: 95% reads, 5% updates"),
+    YCSB_C("ycsbc", YcsbMix.C, "YCSB C, read only"),
+    YCSB_D("ycsbd", YcsbMix.D, "YCSB D, read latest: 95% reads of recent keys, 5% inserts of new keys"),
+    YCSB_E("ycsbe", YcsbMix.E, "YCSB E, short ranges: 95% scans of 1..--scan_length entries, 5% inserts"),
+    YCSB_F("ycsbf", YcsbMix.F, "YCSB F, read-modify-write: 50% reads, 50% get-then-put");
 
     private final String flagName;
     private final boolean freshDb;
     private final boolean lookups;
     private final String description;
+    private final YcsbMix mix;
 
     Workload(String flagName, boolean freshDb, boolean lookups, String description) {
         this.flagName = flagName;
         this.freshDb = freshDb;
         this.lookups = lookups;
         this.description = description;
+        this.mix = null;
+    }
+
+    Workload(String flagName, YcsbMix mix, String description) {
+        this.flagName = flagName;
+        this.freshDb = false;
+        this.lookups = mix.read() + mix.readModifyWrite() > 0;
+        this.description = description + " (--operations ops, --request_distribution keys)";
+        this.mix = mix;
     }
 
     String flagName() {
@@ -45,17 +67,23 @@ enum Workload {
         return description;
     }
 
+    /** The YCSB operation mix, or null for a db_bench workload. */
+    YcsbMix mix() {
+        return mix;
+    }
+
     /** Operations the workload performs in total over all threads. */
     long ops(BenchOptions o) {
         switch (this) {
             case READRANDOM:
             case READSEQ:
             case SEEKRANDOM:
+            case READWHILEWRITING:
                 return o.reads();
             case DELETERANDOM:
                 return o.deletes();
             default:
-                return o.num();
+                return mix == null ? o.num() : o.operations();
         }
     }
 

@@ -10,6 +10,10 @@ import org.HdrHistogram.Histogram;
  * @param nanos wall time from the first thread's start to the last thread's end
  * @param bytes key and value bytes written, or read and returned
  * @param latency nanoseconds per engine call (see --help on what a call is)
+ * @param gcMillis time this JVM spent in garbage collection during the workload
+ * @param cpuNanos CPU time this JVM used during the workload, all threads (engine background ones too)
+ * @param sampleMillis the interval of {@code throughput}
+ * @param throughput ops/s in each complete interval of sampleMillis, in order
  */
 record WorkloadResult(
         Workload workload,
@@ -19,7 +23,11 @@ record WorkloadResult(
         long found,
         long notFound,
         Histogram latency,
-        EngineStats stats) {
+        EngineStats stats,
+        long gcMillis,
+        long cpuNanos,
+        int sampleMillis,
+        double[] throughput) {
 
     double seconds() {
         return nanos / 1e9;

@@ -1,26 +1,41 @@
 package io.bellows.bench;
 
-import io.bellows.engine.Engine;
+import java.io.PrintStream;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
  * Runs one workload on {@code --threads} client threads released together, then merges what they
- * measured. Each thread does an equal share of the workload's operations.
+ * measured. Each thread does an equal share of the workload's operations; readwhilewriting adds one
+ * writer thread that overwrites until the readers are done and is not counted in the result.
  */
 final class WorkloadRunner {
-    private final Engine db;
+    private final BenchEngine db;
     private final BenchOptions options;
     private final KeyCodec keys;
     private final byte[] valuePool;
+    private final AtomicLong records;
+    private final PrintStream progressTo;
 
-    WorkloadRunner(Engine db, BenchOptions options, KeyCodec keys, byte[] valuePool) {
+    WorkloadRunner(BenchEngine db, BenchOptions options, KeyCodec keys, byte[] valuePool) {
+        this(db, options, keys, valuePool, new AtomicLong(options.num()), null);
+    }
+
+    /**
+     * @param records keys the store holds, [0, records): YCSB inserts extend it, YCSB D reads follow it
+     * @param progressTo where to draw the progress bar, or null for none
+     */
+    WorkloadRunner(BenchEngine db, BenchOptions options, KeyCodec keys, byte[] valuePool, AtomicLong records,
+            PrintStream progressTo) {
         this.db = db;
         this.options = options;
         this.keys = keys;
         this.valuePool = valuePool;
+        this.records = records;
+        this.progressTo = progressTo;
     }
 
     /**
@@ -33,6 +48,11 @@ final class WorkloadRunner {
         long num = options.num();
         RandomPermutation permutation =
                 workload == Workload.FILLRANDOM ? new RandomPermutation(num, random.nextLong()) : null;
+        KeyDistribution distribution = options.distribution();
+        if (workload.mix() != null) {
+            distribution = options.requestDistribution() != null ? options.requestDistribution()
+                    : workload.mix().distribution();
+        }
         Client[] clients = new Client[threads];
         for (int t = 0; t < threads; t++) {
             long lo = share(ops, t, threads);
@@ -40,10 +60,36 @@ final class WorkloadRunner {
             long readSeqStart = t == 0 ? -1 : share(num, t, threads);
             clients[t] = new Client(db, workload, options, keys,
                     new ValueGenerator(valuePool, options.valueSizeMin(), options.valueSize(), random.split()),
-                    options.distribution().chooser(num, random.split()), permutation, readSeqStart, lo, hi);
+                    distribution.chooser(num, random.split(), records::get), permutation, random.split(), records,
+                    null, readSeqStart, lo, hi);
         }
-        runTogether(workload, clients);
-        return merge(workload, clients);
+        Client writer = null;
+        CountDownLatch readersDone = new CountDownLatch(threads);
+        if (workload == Workload.READWHILEWRITING) {
+            writer = new Client(db, Workload.OVERWRITE, options, keys,
+                    new ValueGenerator(valuePool, options.valueSize(), random.split()),
+                    KeyDistribution.UNIFORM.chooser(num, random.split()), null, random.split(), records,
+                    () -> readersDone.getCount() == 0, -1, 0, 0);
+        }
+        ProcessMetrics before = ProcessMetrics.now();
+        ProgressBar bar = progressTo == null ? null : new ProgressBar(progressTo);
+        Sampler sampler = new Sampler(workload.flagName(), ops, () -> progress(clients), options.sampleMillis(), bar);
+        double[] throughput;
+        try {
+            runTogether(workload, clients, writer, readersDone);
+        } finally {
+            throughput = sampler.finish();
+        }
+        ProcessMetrics used = ProcessMetrics.now().minus(before);
+        return merge(workload, clients, used, throughput);
+    }
+
+    private static long progress(Client[] clients) {
+        long sum = 0;
+        for (Client c : clients) {
+            sum += c.stats().progress();
+        }
+        return sum;
     }
 
     /**
@@ -54,13 +100,15 @@ final class WorkloadRunner {
         return total * t / threads;
     }
 
-    private static void runTogether(Workload workload, Client[] clients) {
-        CountDownLatch ready = new CountDownLatch(clients.length);
+    private static void runTogether(Workload workload, Client[] clients, Client writer, CountDownLatch readersDone) {
+        int n = clients.length + (writer == null ? 0 : 1);
+        CountDownLatch ready = new CountDownLatch(n);
         CountDownLatch go = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread[] threads = new Thread[clients.length];
-        for (int t = 0; t < clients.length; t++) {
-            Client client = clients[t];
+        Thread[] threads = new Thread[n];
+        for (int t = 0; t < n; t++) {
+            Client client = t < clients.length ? clients[t] : writer;
+            boolean reader = t < clients.length;
             threads[t] = new Thread(() -> {
                 ready.countDown();
                 try {
@@ -68,8 +116,16 @@ final class WorkloadRunner {
                     client.run();
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
+                    // NB: a failed reader must still release the writer, or the workload never ends.
+                    while (readersDone.getCount() > 0) {
+                        readersDone.countDown();
+                    }
+                } finally {
+                    if (reader) {
+                        readersDone.countDown();
+                    }
                 }
-            }, "bench-" + workload.flagName() + "-" + t);
+            }, "bench-" + workload.flagName() + "-" + (reader ? Integer.toString(t) : "writer"));
             threads[t].start();
         }
         try {
@@ -88,7 +144,7 @@ final class WorkloadRunner {
         }
     }
 
-    private WorkloadResult merge(Workload workload, Client[] clients) {
+    private WorkloadResult merge(Workload workload, Client[] clients, ProcessMetrics used, double[] throughput) {
         Histogram latency = ThreadStats.newHistogram();
         long ops = 0;
         long bytes = 0;
@@ -106,6 +162,7 @@ final class WorkloadRunner {
             start = Math.min(start, s.startNanos);
             end = Math.max(end, s.endNanos);
         }
-        return new WorkloadResult(workload, ops, end - start, bytes, found, notFound, latency, db.stats());
+        return new WorkloadResult(workload, ops, end - start, bytes, found, notFound, latency, db.stats(),
+                used.gcMillis(), used.cpuNanos(), options.sampleMillis(), throughput);
     }
 }

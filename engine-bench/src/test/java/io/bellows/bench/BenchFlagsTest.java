@@ -21,7 +21,9 @@ class BenchFlagsTest {
     @Test
     void defaults() {
         BenchOptions o = BenchFlags.parse();
-        assertEquals(List.of(Workload.values()), o.benchmarks(), "default list runs every workload once, in order");
+        assertEquals(List.of(Workload.FILLSEQ, Workload.FILLRANDOM, Workload.OVERWRITE, Workload.READRANDOM,
+                Workload.READSEQ, Workload.SEEKRANDOM, Workload.DELETERANDOM), o.benchmarks(),
+                "default list runs every db_bench workload once, in order");
         assertEquals(1_000_000, o.num());
         assertEquals(200_000, o.reads());
         assertEquals(200_000, o.deletes());

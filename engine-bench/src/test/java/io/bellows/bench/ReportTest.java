@@ -69,6 +69,6 @@ class ReportTest {
             h.recordValue(2_000);
         }
         h.recordValue(1_000_000);
-        return new WorkloadResult(w, 1000, 2_000_000_000L, 2L << 20, 990, 10, h, STATS);
+        return new WorkloadResult(w, 1000, 2_000_000_000L, 2L << 20, 990, 10, h, STATS, 0, 0, 1000, new double[0]);
     }
 }

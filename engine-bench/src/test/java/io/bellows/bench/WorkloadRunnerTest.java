@@ -111,7 +111,7 @@ class WorkloadRunnerTest {
 
     private static ModelEngine overwrite(BenchOptions o, long streamSeed) {
         ModelEngine m = new ModelEngine();
-        new WorkloadRunner(m, o, new KeyCodec(o.keySize()), ValueGenerator.pool(o.seed(), o.valueSize()))
+        new WorkloadRunner(new BellowsEngine(m, o.durability()), o, new KeyCodec(o.keySize()), ValueGenerator.pool(o.seed(), o.valueSize()))
                 .run(Workload.OVERWRITE, new SplittableRandom(streamSeed));
         return m;
     }
@@ -132,7 +132,7 @@ class WorkloadRunnerTest {
         };
         BenchOptions o = BenchFlags.parse("--num=10", "--threads=2");
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new WorkloadRunner(broken, o, new KeyCodec(16), ValueGenerator.pool(1, 100))
+                () -> new WorkloadRunner(new BellowsEngine(broken, o.durability()), o, new KeyCodec(16), ValueGenerator.pool(1, 100))
                         .run(Workload.FILLSEQ, random));
         assertTrue(e.getMessage().contains("fillseq failed") && e.getMessage().contains("disk on fire"),
                 e.getMessage());
@@ -153,7 +153,7 @@ class WorkloadRunnerTest {
         args[0] = "--num=" + NUM;
         System.arraycopy(flags, 0, args, 1, flags.length);
         BenchOptions o = BenchFlags.parse(args);
-        return new WorkloadRunner(db, o, new KeyCodec(o.keySize()), ValueGenerator.pool(o.seed(), o.valueSize()))
+        return new WorkloadRunner(new BellowsEngine(db, o.durability()), o, new KeyCodec(o.keySize()), ValueGenerator.pool(o.seed(), o.valueSize()))
                 .run(w, random.split());
     }
 

@@ -1,0 +1,138 @@
+package io.bellows.bench;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Compare mode (--engines): runs the command's workloads once per engine configuration, one after
+ * the other, each in a child JVM started with this JVM's java, class path and JVM options, so that
+ * neither engine's heap, native memory, JIT or GC disturbs the other's figures. A child is the same
+ * command with --engine naming its configuration; it writes its results as JSON to a file, which the
+ * parent reads back. The child's report is echoed line by line, prefixed with its configuration.
+ */
+final class CompareRunner {
+    /** Flags the parent handles itself and does not pass to the children. */
+    private static final Set<String> PARENT_FLAGS =
+            Set.of("engines", "baseline", "engine", "csv", "json", "out", "progress", "db");
+
+    private CompareRunner() {}
+
+    static List<EngineRun> run(String[] args, BenchOptions o, PrintStream out) {
+        List<String> forwarded = new ArrayList<>();
+        for (String arg : args) {
+            String name = arg.substring(2, arg.indexOf('=') < 0 ? arg.length() : arg.indexOf('='));
+            if (!PARENT_FLAGS.contains(name)) {
+                forwarded.add(arg);
+            }
+        }
+        boolean progress = BellowsBench.progressWanted(o);
+        List<EngineRun> runs = new ArrayList<>();
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory("bellows-compare-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory", e);
+        }
+        try {
+            out.println("bellows-bench compare mode: " + o.engines().size() + " configurations, each in its own JVM");
+            for (EngineSpec spec : o.engines()) {
+                List<String> childArgs = new ArrayList<>(forwarded);
+                Path json = scratch.resolve(spec.fileName() + ".json");
+                childArgs.add("--engine=" + spec.label());
+                childArgs.add("--json=" + json);
+                childArgs.add("--progress=" + progress);
+                if (o.db() != null) {
+                    childArgs.add("--db=" + o.db().resolve(spec.fileName()));
+                }
+                Path log = o.out() == null ? null : o.out().resolve(spec.fileName() + ".log");
+                runChild(spec, childArgs, log, out);
+                List<EngineRun> childRuns = ResultJson.read(json);
+                runs.add(childRuns.get(0));
+            }
+        } finally {
+            deleteQuietly(scratch);
+        }
+        int baseline = o.engines().indexOf(o.baseline());
+        ComparisonReport.print(out, runs, baseline);
+        if (o.csv() != null) {
+            ComparisonReport.writeCsv(o.csv(), runs, baseline);
+        }
+        BellowsBench.writeFiles(o, out, runs, baseline);
+        return runs;
+    }
+
+    /** The command that starts a child: this JVM's java, JVM options and class path. */
+    static List<String> javaCommand() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            // NB: a debugger or agent port can be bound once; the child would fail to start.
+            if (!a.startsWith("-agentlib:jdwp") && !a.startsWith("-Xrunjdwp") && !a.startsWith("-javaagent")) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(BellowsBench.class.getName());
+        return cmd;
+    }
+
+    private static void runChild(EngineSpec spec, List<String> args, Path log, PrintStream out) {
+        List<String> cmd = javaCommand();
+        cmd.addAll(args);
+        out.println();
+        out.println("== " + spec.label());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
+        String prefix = "[" + spec.label() + "] ";
+        try {
+            if (log != null) {
+                Files.createDirectories(log.toAbsolutePath().getParent());
+            }
+            Process p = pb.start();
+            p.getOutputStream().close();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                    BufferedWriter w = log == null ? null : Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    out.println(prefix + line);
+                    if (w != null) {
+                        w.write(line);
+                        w.newLine();
+                    }
+                }
+            }
+            int code = p.waitFor();
+            if (code != 0) {
+                throw new IllegalStateException(spec.label() + " failed in its JVM with exit code " + code
+                        + " (its error is above)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + spec.label() + " in a child JVM", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while " + spec.label() + " ran", e);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var entries = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) entries::iterator) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // NB: only small result files live here; leaving them in the temp directory harms nothing.
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.bellows.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Compare mode end to end: both engines, each in a child JVM, on tiny sizes; every output file. */
+class CompareModeTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void bothEnginesRunInChildJvmsAndEveryOutputIsWritten() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path results = tmp.resolve("out");
+        Path csv = tmp.resolve("cmp.csv");
+        int code = BellowsBench.execute(new String[] {"--engines=bellows:LEVELED/NONE,rocksdb", "--num=3000",
+            "--benchmarks=fillrandom,readrandom,ycsbe", "--memstore_size=64K", "--out=" + results, "--csv=" + csv,
+            "--db=" + tmp.resolve("db"), "--sample_ms=10"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        System.out.print(text);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+
+        assertTrue(text.contains("[rocksdb] fillrandom"), "each child's report is echoed");
+        assertTrue(text.contains("[bellows:LEVELED/NONE] readrandom"));
+        assertTrue(text.contains("Comparison (ratios are engine / rocksdb)"));
+        assertTrue(text.contains("rocksdb                       ") && text.contains("1.00x"), text);
+
+        List<EngineRun> runs = ResultJson.read(results.resolve("results.json"));
+        assertEquals(2, runs.size());
+        assertEquals("bellows:LEVELED/NONE", runs.get(0).engine());
+        assertEquals("rocksdb", runs.get(1).engine());
+        for (EngineRun run : runs) {
+            assertEquals(3, run.results().size());
+            WorkloadResult fill = run.results().get(0);
+            assertEquals(3000, fill.ops());
+            assertTrue(fill.stats().flushBytesWritten() > 0, run.engine() + " flushed its 64K MemStore");
+            assertTrue(fill.cpuNanos() > 0, "CPU time measured in the child");
+            WorkloadResult read = run.results().get(1);
+            assertEquals(600, read.found(), run.engine() + " finds every filled key");
+        }
+
+        List<String> lines = Files.readAllLines(results.resolve("results.csv"));
+        assertEquals(ComparisonReport.CSV_HEADER, lines.get(0));
+        assertEquals(1 + 3 * 2, lines.size());
+        assertTrue(lines.get(2).startsWith("fillrandom,rocksdb,3000,") && lines.get(2).contains(",1.0000,"),
+                "the baseline's ratio is 1: " + lines.get(2));
+        assertEquals(lines, Files.readAllLines(csv), "--csv holds the comparison too");
+        for (String line : lines) {
+            assertEquals(ComparisonReport.CSV_HEADER.split(",").length, line.split(",", -1).length, line);
+        }
+
+        for (String chart : new String[] {"ops-per-sec.png", "latency-p99.png", "write-amp.png"}) {
+            assertPng(results.resolve(chart));
+        }
+        assertTrue(Files.readString(results.resolve("rocksdb.log")).contains("table I/O"));
+        assertTrue(Files.isDirectory(tmp.resolve("db/rocksdb")), "each engine's store under --db");
+        assertTrue(Files.isDirectory(tmp.resolve("db/bellows-LEVELED-NONE")));
+    }
+
+    @Test
+    void singleRunWritesJsonAndChartsToo() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BenchOptions o = BenchFlags.parse("--num=2000", "--benchmarks=fillseq,overwrite,ycsbc", "--sample_ms=10",
+                "--out=" + tmp.resolve("single"), "--json=" + tmp.resolve("r.json"));
+        BellowsBench.run(o, new PrintStream(out, true, StandardCharsets.UTF_8), (dir, options) -> new ModelEngine());
+        List<EngineRun> runs = ResultJson.read(tmp.resolve("r.json"));
+        assertEquals(1, runs.size());
+        assertEquals("bellows:LEVELED/NONE", runs.get(0).engine());
+        assertEquals(3, runs.get(0).results().size());
+        assertPng(tmp.resolve("single/ops-per-sec.png"));
+        assertEquals(4, Files.readAllLines(tmp.resolve("single/results.csv")).size());
+    }
+
+    private static void assertPng(Path p) throws IOException {
+        byte[] b = Files.readAllBytes(p);
+        assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', p + " is a PNG");
+    }
+}

@@ -1,0 +1,104 @@
+package io.bellows.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.InMemoryCompaction;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EngineSpecTest {
+    private static final EngineOptions DEFAULTS = EngineOptions.defaults();
+
+    @Test
+    void parsesEveryFormAndPrintsItBack() {
+        EngineSpec rocks = EngineSpec.parse("RocksDB");
+        assertEquals(EngineSpec.Kind.ROCKSDB, rocks.kind());
+        assertEquals("rocksdb", rocks.label());
+
+        EngineSpec bare = EngineSpec.parse("bellows");
+        assertNull(bare.compaction());
+        assertEquals("bellows:LEVELED/NONE", bare.resolve(DEFAULTS).label());
+
+        EngineSpec named = EngineSpec.parse(" bellows:leveled/none ");
+        assertEquals(CompactionStyle.LEVELED, named.compaction());
+        assertEquals(InMemoryCompaction.NONE, named.inMemory());
+        assertEquals(named, EngineSpec.parse(named.label()));
+        assertEquals("bellows-LEVELED-NONE", named.fileName());
+
+        EngineSpec schemeOnly = EngineSpec.parse("bellows:LEVELED");
+        assertNull(schemeOnly.inMemory());
+        assertEquals(InMemoryCompaction.NONE, schemeOnly.resolve(DEFAULTS).inMemory());
+    }
+
+    @Test
+    void everyEnumConstantIsAccepted() {
+        for (CompactionStyle s : CompactionStyle.values()) {
+            for (InMemoryCompaction p : InMemoryCompaction.values()) {
+                EngineSpec spec = EngineSpec.parse("bellows:" + s + "/" + p);
+                EngineOptions applied = spec.apply(DEFAULTS);
+                assertEquals(s, applied.compaction());
+                assertEquals(p, applied.inMemoryCompaction());
+            }
+        }
+    }
+
+    @Test
+    void rejectsWhatItCannotRun() {
+        assertRejected("'NOPE' is not one of", "bellows:NOPE/NONE");
+        assertRejected("'WHAT' is not one of", "bellows:LEVELED/WHAT");
+        assertRejected("more parts", "bellows:LEVELED/NONE/X/Y");
+        assertRejected("takes no configuration", "rocksdb:LEVELED");
+        assertRejected("unknown engine 'leveldb'", "leveldb");
+    }
+
+    @Test
+    void listsResolveAndRefuseDuplicates() {
+        List<EngineSpec> specs = EngineSpec.parseList("bellows,rocksdb", DEFAULTS);
+        assertEquals("bellows:LEVELED/NONE", specs.get(0).label());
+        assertEquals("rocksdb", specs.get(1).label());
+        FlagException e = assertThrows(FlagException.class,
+                () -> EngineSpec.parseList("bellows,bellows:LEVELED/NONE", DEFAULTS));
+        assertTrue(e.getMessage().contains("twice"), e.getMessage());
+        assertThrows(FlagException.class, () -> EngineSpec.parseList("rocksdb,,bellows", DEFAULTS));
+    }
+
+    @Test
+    void flagsPickTheBaseline() {
+        BenchOptions o = BenchFlags.parse("--engines=bellows:LEVELED/NONE,rocksdb");
+        assertTrue(o.compare());
+        assertEquals(EngineSpec.parse("rocksdb"), o.baseline(), "rocksdb is the baseline when present");
+        BenchOptions first = BenchFlags.parse("--engines=bellows:LEVELED/NONE");
+        assertEquals("bellows:LEVELED/NONE", first.baseline().label());
+        BenchOptions chosen = BenchFlags.parse("--engines=bellows,rocksdb", "--baseline=bellows");
+        assertEquals("bellows:LEVELED/NONE", chosen.baseline().label());
+        FlagException e = assertThrows(FlagException.class,
+                () -> BenchFlags.parse("--engines=bellows", "--baseline=rocksdb"));
+        assertTrue(e.getMessage().contains("not in --engines"), e.getMessage());
+        assertThrows(FlagException.class, () -> BenchFlags.parse("--baseline=rocksdb"));
+        BenchOptions single = BenchFlags.parse("--engine=rocksdb");
+        assertTrue(!single.compare() && single.engine().kind() == EngineSpec.Kind.ROCKSDB);
+    }
+
+    @Test
+    void ycsbFlags() {
+        BenchOptions o = BenchFlags.parse("--num=1000");
+        assertEquals(200, o.operations());
+        assertNull(o.requestDistribution(), "each YCSB workload's own distribution");
+        assertEquals(100, o.scanLength());
+        BenchOptions set = BenchFlags.parse("--operations=77", "--request_distribution=uniform", "--scan_length=5");
+        assertEquals(77, set.operations());
+        assertEquals(KeyDistribution.UNIFORM, set.requestDistribution());
+        assertEquals(5, set.scanLength());
+        assertEquals(77, Workload.YCSB_A.ops(set));
+    }
+
+    private static void assertRejected(String part, String spec) {
+        FlagException e = assertThrows(FlagException.class, () -> EngineSpec.parse(spec));
+        assertTrue(e.getMessage().contains(part), e.getMessage());
+    }
+}
