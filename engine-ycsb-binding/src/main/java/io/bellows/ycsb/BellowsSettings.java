@@ -31,6 +31,14 @@ final class BellowsSettings {
     static final String L0_COMPACTION = "bellows.l0_compaction_trigger";
     static final String L0_SLOWDOWN = "bellows.l0_slowdown_trigger";
     static final String L0_STOP = "bellows.l0_stop_trigger";
+    static final String FLSM_TOP_BITS = "bellows.flsm_top_level_bits";
+    static final String FLSM_BIT_DECREMENT = "bellows.flsm_bit_decrement";
+    static final String TRIE_PILE_TRIGGER = "bellows.trie_pile_trigger";
+    static final String TRIE_PILE_SLOWDOWN = "bellows.trie_pile_slowdown";
+    static final String TRIE_PILE_STOP = "bellows.trie_pile_stop";
+    /** Keys set together through one builder call; each group is applied after the single keys. */
+    private static final List<String> GROUPED = List.of(L0_COMPACTION, L0_SLOWDOWN, L0_STOP, FLSM_TOP_BITS,
+            FLSM_BIT_DECREMENT, TRIE_PILE_TRIGGER, TRIE_PILE_SLOWDOWN, TRIE_PILE_STOP);
 
     private static final Pattern BYTES = Pattern.compile("(\\d{1,19})([kmgt]?)", Pattern.CASE_INSENSITIVE);
 
@@ -55,6 +63,22 @@ final class BellowsSettings {
         OPTIONS.put("bellows.background_threads", (b, k, v) -> b.backgroundThreads(parseInt(k, v)));
         OPTIONS.put("bellows.create_if_missing", (b, k, v) -> b.createIfMissing(parseBoolean(k, v)));
         OPTIONS.put("bellows.error_if_exists", (b, k, v) -> b.errorIfExists(parseBoolean(k, v)));
+        OPTIONS.put("bellows.active_segment_fraction", (b, k, v) -> b.activeSegmentFraction(parseDouble(k, v)));
+        OPTIONS.put("bellows.pipeline_segments", (b, k, v) -> b.pipelineSegments(parseInt(k, v)));
+        OPTIONS.put("bellows.adaptive_threshold", (b, k, v) -> b.adaptiveThreshold(parseDouble(k, v)));
+        OPTIONS.put("bellows.mslab", (b, k, v) -> b.mslab(parseBoolean(k, v)));
+        OPTIONS.put("bellows.mslab_chunk_size", (b, k, v) -> b.mslabChunkSize(parseIntBytes(k, v)));
+        OPTIONS.put("bellows.flsm_max_tables_per_guard", (b, k, v) -> b.flsmMaxTablesPerGuard(parseInt(k, v)));
+        OPTIONS.put("bellows.flsm_guard_max_bytes", (b, k, v) -> b.flsmGuardMaxBytes(parseBytes(k, v)));
+        OPTIONS.put("bellows.flsm_seek_compaction_threshold",
+                (b, k, v) -> b.flsmSeekCompactionThreshold(parseInt(k, v)));
+        OPTIONS.put("bellows.flsm_parallel_seeks", (b, k, v) -> b.flsmParallelSeeks(parseBoolean(k, v)));
+        OPTIONS.put("bellows.trie_depth", (b, k, v) -> b.trieDepth(parseInt(k, v)));
+        OPTIONS.put("bellows.trie_table_buckets", (b, k, v) -> b.trieTableBuckets(parseInt(k, v)));
+        OPTIONS.put("bellows.trie_bloom_bits", (b, k, v) -> b.trieBloomBitsPerKey(parseInt(k, v)));
+        OPTIONS.put("bellows.trie_filter_cache_size", (b, k, v) -> b.trieFilterCacheSize(parseBytes(k, v)));
+        OPTIONS.put("bellows.trie_gc_garbage_ratio", (b, k, v) -> b.trieGcGarbageRatio(parseDouble(k, v)));
+        OPTIONS.put("bellows.trie_hash_seed", (b, k, v) -> b.trieHashSeed(parseLong(k, v)));
     }
 
     private final Path dir;
@@ -73,7 +97,9 @@ final class BellowsSettings {
     /** Every {@code bellows.*} key this binding accepts, sorted. */
     static String[] knownKeys() {
         TreeSet<String> keys = new TreeSet<>(OPTIONS.keySet());
-        keys.addAll(List.of(DIR, DURABILITY, L0_COMPACTION, L0_SLOWDOWN, L0_STOP));
+        keys.add(DIR);
+        keys.add(DURABILITY);
+        keys.addAll(GROUPED);
         return keys.toArray(new String[0]);
     }
 
@@ -100,7 +126,7 @@ final class BellowsSettings {
         for (Map.Entry<String, String> e : given.entrySet()) {
             String key = e.getKey();
             String value = e.getValue();
-            if (key.equals(DIR) || key.equals(L0_COMPACTION) || key.equals(L0_SLOWDOWN) || key.equals(L0_STOP)) {
+            if (key.equals(DIR) || GROUPED.contains(key)) {
                 continue;
             }
             if (key.equals(DURABILITY)) {
@@ -129,8 +155,36 @@ final class BellowsSettings {
                         + slowdown + "/" + stop + " rejected: " + limit.getMessage(), limit);
             }
         }
+        if (given.containsKey(FLSM_TOP_BITS) || given.containsKey(FLSM_BIT_DECREMENT)) {
+            int top = intOr(given, FLSM_TOP_BITS, defaults.flsmTopLevelBits());
+            int decrement = intOr(given, FLSM_BIT_DECREMENT, defaults.flsmBitDecrement());
+            try {
+                builder.flsmGuardBits(top, decrement);
+            } catch (IllegalArgumentException limit) {
+                throw new DBException(FLSM_TOP_BITS + "/" + FLSM_BIT_DECREMENT + " = " + top + "/" + decrement
+                        + " rejected: " + limit.getMessage(), limit);
+            }
+        }
+        if (given.containsKey(TRIE_PILE_TRIGGER) || given.containsKey(TRIE_PILE_SLOWDOWN)
+                || given.containsKey(TRIE_PILE_STOP)) {
+            int trigger = intOr(given, TRIE_PILE_TRIGGER, defaults.triePileTrigger());
+            int slowdown = intOr(given, TRIE_PILE_SLOWDOWN, defaults.triePileSlowdown());
+            int stop = intOr(given, TRIE_PILE_STOP, defaults.triePileStop());
+            try {
+                builder.triePileLimits(trigger, slowdown, stop);
+            } catch (IllegalArgumentException limit) {
+                throw new DBException(TRIE_PILE_TRIGGER + "/" + TRIE_PILE_SLOWDOWN + "/" + TRIE_PILE_STOP + " = "
+                        + trigger + "/" + slowdown + "/" + stop + " rejected: " + limit.getMessage(), limit);
+            }
+        }
+        EngineOptions options;
+        try {
+            options = builder.build();
+        } catch (IllegalArgumentException limit) {
+            throw new DBException("options do not fit together: " + limit.getMessage(), limit);
+        }
         given.remove(DIR);
-        return new BellowsSettings(dir, builder.build(), durability, given);
+        return new BellowsSettings(dir, options, durability, given);
     }
 
     Path dir() {
@@ -182,6 +236,22 @@ final class BellowsSettings {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
             throw new DBException(key + "=" + value + " is not an integer", e);
+        }
+    }
+
+    static long parseLong(String key, String value) throws DBException {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new DBException(key + "=" + value + " is not an integer", e);
+        }
+    }
+
+    static double parseDouble(String key, String value) throws DBException {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new DBException(key + "=" + value + " is not a number", e);
         }
     }
 

@@ -74,6 +74,61 @@ class BellowsSettingsTest {
     }
 
     @Test
+    void memstoreAndSchemeKeysReachTheirOptions() throws DBException {
+        EngineOptions o = BellowsSettings.parse(props(
+                "bellows.dir", "/tmp/db",
+                "bellows.compaction", "flsm",
+                "bellows.inmemory", "adaptive",
+                "bellows.active_segment_fraction", "0.05",
+                "bellows.pipeline_segments", "3",
+                "bellows.adaptive_threshold", "0.3",
+                "bellows.mslab", "false",
+                "bellows.mslab_chunk_size", "1m",
+                "bellows.flsm_top_level_bits", "21",
+                "bellows.flsm_max_tables_per_guard", "6",
+                "bellows.flsm_guard_max_bytes", "32m",
+                "bellows.flsm_seek_compaction_threshold", "0",
+                "bellows.flsm_parallel_seeks", "true",
+                "bellows.trie_depth", "4",
+                "bellows.trie_table_buckets", "512",
+                "bellows.trie_bloom_bits", "12",
+                "bellows.trie_filter_cache_size", "8m",
+                "bellows.trie_gc_garbage_ratio", "0.4",
+                "bellows.trie_hash_seed", "-7",
+                "bellows.trie_pile_stop", "30")).options();
+        assertEquals(CompactionStyle.FLSM, o.compaction());
+        assertEquals(InMemoryCompaction.ADAPTIVE, o.inMemoryCompaction());
+        assertEquals(0.05, o.activeSegmentFraction());
+        assertEquals(3, o.pipelineSegments());
+        assertEquals(0.3, o.adaptiveThreshold());
+        assertFalse(o.mslab());
+        assertEquals(1 << 20, o.mslabChunkSize());
+        assertEquals(21, o.flsmTopLevelBits());
+        assertEquals(EngineOptions.defaults().flsmBitDecrement(), o.flsmBitDecrement());
+        assertEquals(6, o.flsmMaxTablesPerGuard());
+        assertEquals(32L << 20, o.flsmGuardMaxBytes());
+        assertEquals(0, o.flsmSeekCompactionThreshold());
+        assertTrue(o.flsmParallelSeeks());
+        assertEquals(4, o.trieDepth());
+        assertEquals(512, o.trieTableBuckets());
+        assertEquals(12, o.trieBloomBitsPerKey());
+        assertEquals(8L << 20, o.trieFilterCacheSize());
+        assertEquals(0.4, o.trieGcGarbageRatio());
+        assertEquals(-7L, o.trieHashSeed().getAsLong());
+        assertEquals(EngineOptions.defaults().triePileTrigger(), o.triePileTrigger());
+        assertEquals(30, o.triePileStop());
+    }
+
+    @Test
+    void groupedSchemeKeysReportTheirLimits() {
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.trie_pile_trigger", "30", "bellows.trie_pile_stop", "20"),
+                "bellows.trie_pile_trigger/bellows.trie_pile_slowdown/bellows.trie_pile_stop = 30/14/20 rejected: "
+                        + "trie pile limits must satisfy compaction (30) <= slowdown (14) <= stop (20)");
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.adaptive_threshold", "half"),
+                "bellows.adaptive_threshold=half is not a number");
+    }
+
+    @Test
     void dirIsRequired() {
         assertRefused(props("bellows.compaction", "LEVELED"), "bellows.dir is required: the directory of the store, e.g. -p bellows.dir=/tmp/bellows-ycsb");
         assertRefused(props("bellows.dir", " "), "bellows.dir is required: the directory of the store, e.g. -p bellows.dir=/tmp/bellows-ycsb");
