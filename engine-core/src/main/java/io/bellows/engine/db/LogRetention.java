@@ -9,8 +9,9 @@ import java.util.ArrayDeque;
  *
  * <p>Why that is safe: each record of such a log is in a table, or is a version that in-memory
  * compaction dropped because a newer version of the same key, still in memory and so logged in a later
- * log, shadows it (a tombstone too: the newest version of a key is never dropped). Replaying the later
- * logs rebuilds the newest state, and no snapshot survives a crash to want the older versions. The logs
+ * log, shadows it (a tombstone too: the newest version of a key is never dropped). The later logs are
+ * forced (closed ones when rolled, the current one before a release), so replaying them rebuilds the
+ * newest state, and no snapshot survives a crash to want the older versions. The logs
  * kept are all newer than the last flush, so replay never puts a version below one already on disk.
  *
  * <p>Thread safety: guarded by the engine lock.

@@ -138,6 +138,30 @@ final class Wal implements AutoCloseable {
         }
     }
 
+    /**
+     * Forces log {@code expected} if it is still the current one, waiting for an append in progress.
+     * False if it is not current any more, is broken, or the force failed: its tail may then be lost.
+     */
+    boolean force(long expected) {
+        lock.lock();
+        try {
+            if (number != expected || broken || writer == null) {
+                return false;
+            }
+            if (dirty) {
+                writer.sync();
+                dirty = false;
+            }
+            return true;
+        } catch (IOException e) {
+            broken = true;
+            LOG.error("forcing the WAL failed; the next write starts a new log", e);
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Forces what ASYNC writes appended since the last force; skipped while the leader holds the log. */
     void backgroundSync() {
         if (!lock.tryLock()) {
