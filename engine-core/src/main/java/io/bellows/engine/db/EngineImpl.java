@@ -617,8 +617,8 @@ public final class EngineImpl implements Engine {
         long closedNumber = wal.number();
         long closedMax = wal.maxSequence();
         long number = versions.newFileNumber();
-        wal.roll(number);
-        closedLogs.closed(closedNumber, closedMax);
+        boolean forced = wal.roll(number);
+        closedLogs.closed(closedNumber, closedMax, forced);
         return number;
     }
 

@@ -17,21 +17,25 @@ import java.util.ArrayDeque;
  * <p>Thread safety: guarded by the engine lock.
  */
 final class LogRetention {
-    /** {number, highest sequence}, oldest first. */
+    /** {number, highest sequence, 1 if forced to its end}, oldest first. */
     private final ArrayDeque<long[]> closed = new ArrayDeque<>();
 
-    /** Log {@code number}, holding sequences up to {@code maxSequence}, was closed by a roll. */
-    void closed(long number, long maxSequence) {
-        closed.addLast(new long[] {number, maxSequence});
+    /**
+     * Log {@code number}, holding sequences up to {@code maxSequence}, was closed by a roll; unless
+     * {@code forced}, a crash may lose its ASYNC tail.
+     */
+    void closed(long number, long maxSequence, boolean forced) {
+        closed.addLast(new long[] {number, maxSequence, forced ? 1 : 0});
     }
 
     /**
      * The first log recovery needs when the MemStore's oldest sequence is {@code minSequence} and
-     * {@code current} is the log being written.
+     * {@code current} is the log being written. A log not forced is needed, and so is every log after
+     * it: the versions shadowing what the older logs hold may be in its tail a crash can lose.
      */
     long firstNeeded(long minSequence, long current) {
         for (long[] log : closed) {
-            if (log[1] >= minSequence) {
+            if (log[1] >= minSequence || log[2] == 0) {
                 return log[0];
             }
         }

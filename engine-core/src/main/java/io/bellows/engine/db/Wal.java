@@ -111,14 +111,19 @@ final class Wal implements AutoCloseable {
      * a SYNC write acknowledged in it cannot vanish with its file. The old log is forced first, so that
      * a machine crash cannot lose its tail while a later log survives (writes are never reordered); if it
      * is broken that is best effort, and its unsynced tail was never acknowledged as SYNC.
+     *
+     * @return whether the old log is known to be forced to its end (its ASYNC records survive a crash)
      */
-    void roll(long number) throws IOException {
+    boolean roll(long number) throws IOException {
         LogWriter next = create(number);
         lock.lock();
         try {
+            // A broken log may have lost its tail already (a failed append or force), whatever this force says.
+            boolean forced = !broken;
             try {
                 writer.sync();
             } catch (IOException e) {
+                forced = false;
                 if (!broken) {
                     LOG.warn("forcing the WAL before switching logs failed", e);
                 }
@@ -133,6 +138,7 @@ final class Wal implements AutoCloseable {
             maxSequence = 0;
             dirty = false;
             broken = false;
+            return forced;
         } finally {
             lock.unlock();
         }
