@@ -617,8 +617,8 @@ public final class EngineImpl implements Engine {
         long closedNumber = wal.number();
         long closedMax = wal.maxSequence();
         long number = versions.newFileNumber();
-        wal.roll(number);
-        closedLogs.closed(closedNumber, closedMax);
+        boolean forced = wal.roll(number);
+        closedLogs.closed(closedNumber, closedMax, forced);
         return number;
     }
 
@@ -640,23 +640,31 @@ public final class EngineImpl implements Engine {
      * truncation; {@link LogRetention} says why that is safe) by moving the manifest's log number.
      *
      * <p>Unlogged (Durability.NONE) writes stop this: the version shadowing a dropped one may be
-     * unlogged, and a crash would lose both. Runs on the flush thread, so it never interleaves with a
+     * unlogged, and a crash would lose both. So does a current log that cannot be forced: the version
+     * shadowing a dropped one may be an ASYNC record in its unforced tail (closed logs were forced when
+     * rolled), and a crash would lose both. Runs on the flush thread, so it never interleaves with a
      * flush's log-number edit.
      */
     private void truncateWal() {
         walTruncationScheduled.set(false);
         long keepFrom;
+        long current;
         lock.lock();
         try {
             if (closing || unloggedWrites || snapshotUnlogged) {
                 return;
             }
-            keepFrom = closedLogs.firstNeeded(memstore.minSequence(), wal.number());
+            current = wal.number();
+            keepFrom = closedLogs.firstNeeded(memstore.minSequence(), current);
             if (keepFrom <= versions.logNumber()) {
                 return;
             }
         } finally {
             lock.unlock();
+        }
+        // Every version shadowing one dropped before the minimum was read was appended before it.
+        if (!wal.force(current)) {
+            return;
         }
         try {
             versions.logAndApply(new VersionEdit().logNumber(keepFrom));

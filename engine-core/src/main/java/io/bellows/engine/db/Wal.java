@@ -111,14 +111,19 @@ final class Wal implements AutoCloseable {
      * a SYNC write acknowledged in it cannot vanish with its file. The old log is forced first, so that
      * a machine crash cannot lose its tail while a later log survives (writes are never reordered); if it
      * is broken that is best effort, and its unsynced tail was never acknowledged as SYNC.
+     *
+     * @return whether the old log is known to be forced to its end (its ASYNC records survive a crash)
      */
-    void roll(long number) throws IOException {
+    boolean roll(long number) throws IOException {
         LogWriter next = create(number);
         lock.lock();
         try {
+            // A broken log may have lost its tail already (a failed append or force), whatever this force says.
+            boolean forced = !broken;
             try {
                 writer.sync();
             } catch (IOException e) {
+                forced = false;
                 if (!broken) {
                     LOG.warn("forcing the WAL before switching logs failed", e);
                 }
@@ -133,6 +138,31 @@ final class Wal implements AutoCloseable {
             maxSequence = 0;
             dirty = false;
             broken = false;
+            return forced;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Forces log {@code expected} if it is still the current one, waiting for an append in progress.
+     * False if it is not current any more, is broken, or the force failed: its tail may then be lost.
+     */
+    boolean force(long expected) {
+        lock.lock();
+        try {
+            if (number != expected || broken || writer == null) {
+                return false;
+            }
+            if (dirty) {
+                writer.sync();
+                dirty = false;
+            }
+            return true;
+        } catch (IOException e) {
+            broken = true;
+            LOG.error("forcing the WAL failed; the next write starts a new log", e);
+            return false;
         } finally {
             lock.unlock();
         }

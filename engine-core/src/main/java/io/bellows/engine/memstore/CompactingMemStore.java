@@ -163,18 +163,22 @@ final class CompactingMemStore implements MemStore {
     /**
      * Works until the pipeline needs nothing more; then checks once more after clearing the running flag,
      * so segments pushed during the run are never left behind (HBase starts nothing when they pile up).
+     * A failed run is not retried at once (it would most likely fail again, in a busy loop): the next
+     * in-memory flush starts the next one.
      */
     private void compactionRun() {
+        boolean failed = false;
         try {
             while (!closed && step()) {
                 // each step is one flatten, merge or compaction
             }
         } catch (RuntimeException | Error e) {
-            LOG.error("in-memory compaction failed; the pipeline is left as it was", e);
+            failed = true;
+            LOG.error("in-memory compaction failed; the pipeline is left as it was until the next in-memory flush", e);
         } finally {
             compactionRunning.set(false);
         }
-        if (!closed && pendingWork(state.get())) {
+        if (!failed && !closed && pendingWork(state.get())) {
             scheduleCompaction();
         }
     }

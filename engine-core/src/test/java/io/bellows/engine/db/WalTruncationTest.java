@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -141,6 +142,61 @@ class WalTruncationTest {
             assertNull(db.get(key(99)));
         } finally {
             db.close();
+        }
+    }
+
+    /**
+     * A SYNC write whose only newer version is an ASYNC write not yet forced: dropping the older
+     * version in memory and releasing its log must not rest on the newer one's record, which a crash
+     * may still take. Before the release the current log is forced, so the key recovers to one of its
+     * acknowledged values (and never vanishes while later writes to other keys survive).
+     */
+    @Test
+    void aReleasedLogIsNeverShadowedOnlyByAnUnforcedRecord() {
+        // No background force: only rolls (and, with the fix, the release itself) force the log.
+        EngineOptions options = EngineConfigs.small(CompactionStyle.LEVELED, InMemoryCompaction.EAGER)
+                .memstoreSize(256 << 10).walSyncInterval(java.time.Duration.ofHours(1)).build();
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options, fs);
+        try {
+            byte[] k = "the-key".getBytes();
+            db.put(k, "synced".getBytes(), WriteOptions.sync());
+            long keyLog = newestLog(fs);
+            Random rnd = new Random(3);
+            // Other keys roll past the key's log; their old versions are dropped, the key's stays.
+            int i = 0;
+            while (newestLog(fs) < keyLog + 2) {
+                db.put(key(i++ % 30), value(rnd), WriteOptions.async());
+            }
+            long current = newestLog(fs);
+            db.put(k, "unforced".getBytes(), WriteOptions.async());
+            // Enough for in-memory flushes (EAGER compacts each, dropping the key's synced version),
+            // too little to roll the log (which would force the new version).
+            for (int j = 0; j < 150; j++) {
+                db.put(key(j % 30), value(rnd), WriteOptions.async());
+            }
+            assertEquals(current, newestLog(fs), "the key's new version is still in the current, unforced log");
+            for (int w = 0; w < 500 && db.versions().logNumber() <= keyLog; w++) {
+                Thread.sleep(10);
+            }
+            assertTrue(db.versions().logNumber() > keyLog, "the key's log was released");
+            CrashableFileSystem crashed = fs.crash();
+            db.close();
+            db = EngineImpl.open(DIR, options, crashed);
+            byte[] got = db.get(k);
+            assertTrue(got != null, "a SYNC write vanished: its log was released, its successor lost in the crash");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            db.close();
+        }
+    }
+
+    private static long newestLog(CrashableFileSystem fs) {
+        try {
+            return fs.list(DIR).stream().mapToLong(n -> FileNames.number(n, FileNames.LOG_SUFFIX)).max().orElse(-1);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -202,6 +202,37 @@ class CompactingMemStoreTest {
         assertEquals(0, pool.chunksInUse(), "the empty active segment holds no chunk yet");
     }
 
+    /**
+     * A run that fails (here: every attempt to install its result throws) is given up until the next
+     * in-memory flush: retrying at once would fail again, in a loop that keeps the compaction thread
+     * busy and floods the log. The pipeline stays as it was and readable meanwhile.
+     */
+    @Test
+    void aFailedRunIsNotRetriedInALoop() {
+        MemStoreFixture.ManualExecutor ex = new MemStoreFixture.ManualExecutor();
+        MemStoreFixture f = fixture(InMemoryCompaction.BASIC, null, ex);
+        int[] attempts = {0};
+        f.store.beforeSwap = () -> {
+            if (++attempts[0] <= 100) {
+                throw new IllegalStateException("injected compaction failure " + attempts[0]);
+            }
+        };
+        for (long s = 1; s <= 10; s++) {
+            f.put(String.format("k%02d", s), s, "v000000");
+        }
+        assertEquals(1, ex.runAll(), "the failed run scheduled no other");
+        assertEquals(1, attempts[0]);
+        assertEquals(0, f.counters.flattens.sum());
+        assertEquals("skiplist", f.store.pipeline().segments.get(0).kind());
+        assertEquals("v000000", f.read("k05", 100));
+        attempts[0] = 100;
+        for (long s = 11; s <= 20; s++) {
+            f.put(String.format("k%02d", s), s, "v000000");
+        }
+        ex.runAll();
+        assertEquals(2, f.counters.flattens.sum(), "the next in-memory flush starts a run again");
+    }
+
     /** HBASE-18158: two in-memory compactions at once lost data. At most one run exists per MemStore. */
     @Test
     void hbase18158NoTwoCompactionsAtOnce() throws Exception {
