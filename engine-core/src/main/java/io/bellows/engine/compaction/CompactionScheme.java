@@ -23,8 +23,19 @@ import java.util.Set;
  * how flushes and compactions write tables and how a get probes them (the default methods keep the
  * SSTable behaviour).
  *
- * <p>Thread safety: {@link #candidates} and {@link #cursorSources} are called concurrently by readers
- * with versions they hold; the other methods are called under the engine's background lock.
+ * <p>Thread safety: only {@link #pick} and {@link #pressure} are called under the engine lock (so
+ * calls of those two never overlap). Every other method may run concurrently with them and with
+ * each other, and a scheme synchronizes whatever mutable state they share:
+ * <ul>
+ *   <li>readers, without locks: {@link #candidates}, {@link #cursorSources}, {@link #get}, {@link #onSeek};
+ *   <li>the flush thread, one flush at a time (recovery's flushes too): {@link #flushOutputs},
+ *       {@link #observeFlushedKey}, {@link #placeFlush};
+ *   <li>compaction threads, several at once: {@link #compactionOutputs}, {@link #runCompaction},
+ *       {@link #onCompacted} (after the compaction was picked, before its edit is logged);
+ *   <li>{@code compactRange}'s thread: {@link #pickManual}, only while no other compaction runs;
+ *   <li>the version set, under its own monitor (one at a time): the {@link SchemeState} methods. What
+ *       must be decided atomically with an install belongs in {@link SchemeState#prepare}.
+ * </ul>
  */
 public interface CompactionScheme extends SchemeState {
     CompactionStyle style();

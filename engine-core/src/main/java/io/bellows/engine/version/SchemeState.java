@@ -7,7 +7,10 @@ import java.util.List;
  * recovery and re-emitted whole when a new manifest is started.
  */
 public interface SchemeState {
-    /** Applies one record read from the manifest (or just logged). */
+    /**
+     * Applies one record read from the manifest (or just logged). Throws IllegalStateException for a
+     * malformed record; recovery reports it as a corrupt manifest.
+     */
     void apply(byte[] record);
 
     /** Records that rebuild the current state from nothing. */
@@ -23,7 +26,8 @@ public interface SchemeState {
     /**
      * The scheme's read-side index of {@code v} (e.g. guards with their tables), built once when the
      * version is installed, after the records of its edit were applied; {@link Version#schemeIndex()}
-     * returns it. Null when the scheme needs none.
+     * returns it. Null when the scheme needs none. Throws IllegalStateException when the scheme's state
+     * and the tables of {@code v} disagree; recovery reports that as a corrupt manifest.
      */
     default Object index(Version v) {
         return null;

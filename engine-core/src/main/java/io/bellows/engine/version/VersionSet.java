@@ -141,7 +141,11 @@ public final class VersionSet implements AutoCloseable {
                 haveSeq = true;
             }
             for (byte[] r : e.schemeRecords()) {
-                schemeState.apply(r);
+                try {
+                    schemeState.apply(r);
+                } catch (IllegalStateException ex) {
+                    throw new CorruptionException(manifestPath, offset, "bad scheme record: " + ex.getMessage(), ex);
+                }
             }
             builder.apply(e, manifestPath, offset);
         }
@@ -155,7 +159,14 @@ public final class VersionSet implements AutoCloseable {
                 nextFileNumber = Math.max(nextFileNumber, f.number + 1);
             }
         }
-        installLocked(builder.build());
+        try {
+            installLocked(builder.build());
+        } catch (IllegalStateException ex) {
+            // The scheme's index found its records and the table placements disagree (e.g. an FLSM table
+            // outside the guard it is recorded in): the manifest as a whole describes no valid state.
+            throw new CorruptionException(manifestPath, reader.validLength(),
+                    "scheme state disagrees with the tables: " + ex.getMessage(), ex);
+        }
         manifestNumber = FileNames.manifestNumber(manifestName);
         writeNewManifest();
         return scheme;

@@ -150,8 +150,13 @@ public final class LeveledScheme implements CompactionScheme {
     private Compaction pickLevel(Version v, int level, Set<Long> busy) {
         List<FileMeta> files = v.files(level);
         int start = 0;
-        if (cursors[level] != null) {
-            while (start < files.size() && Bytes.compare(files.get(start).largestKey, cursors[level]) <= 0) {
+        byte[] cursor;
+        synchronized (this) {
+            // apply() sets cursors on the thread that installs an edit, not under the engine lock.
+            cursor = cursors[level];
+        }
+        if (cursor != null) {
+            while (start < files.size() && Bytes.compare(files.get(start).largestKey, cursor) <= 0) {
                 start++;
             }
         }

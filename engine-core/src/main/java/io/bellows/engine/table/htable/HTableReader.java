@@ -38,6 +38,7 @@ public final class HTableReader implements AutoCloseable {
     private final long overflowOffset;
     private final long filtersOffset;
     private final int filtersLength;
+    private final int filtersCrc;
     private final long clusterOffset;
     /** First bucket and page count of each BloomCluster run; runStart is in pages from clusterOffset. */
     private final int[] runFirst;
@@ -51,7 +52,12 @@ public final class HTableReader implements AutoCloseable {
     private final byte[][] overflowKeys;
     private final long[] overflowSeqs;
     private final int[] overflowKinds;
-    private final long[] overflowValueAt;
+    /** Each overflow item's file offset, encoded length and masked CRC (values are read on demand). */
+    private final long[] overflowItemAt;
+    private final int[] overflowItemLength;
+    private final int[] overflowCrc;
+    /** Offset of the value inside its encoded item, and its length. */
+    private final int[] overflowValueAt;
     private final int[] overflowValueLength;
 
     private HTableReader(ReadableFile file, Path path, long number, FilterPageCache filterCache,
@@ -74,6 +80,7 @@ public final class HTableReader implements AutoCloseable {
         int overflowLength = Math.toIntExact(Coding.getVarLong(meta, pos, n));
         filtersOffset = Coding.getVarLong(meta, pos, n);
         filtersLength = Math.toIntExact(Coding.getVarLong(meta, pos, n));
+        filtersCrc = (int) Coding.getVarLong(meta, pos, n);
         clusterOffset = Coding.getVarLong(meta, pos, n);
         int runs = Coding.getVarInt(meta, pos, n);
         runFirst = new int[runs];
@@ -110,21 +117,47 @@ public final class HTableReader implements AutoCloseable {
         overflowKeys = new byte[overflow][];
         overflowSeqs = new long[overflow];
         overflowKinds = new int[overflow];
-        overflowValueAt = new long[overflow];
+        overflowItemAt = new long[overflow];
+        overflowItemLength = new int[overflow];
+        overflowCrc = new int[overflow];
+        overflowValueAt = new int[overflow];
         overflowValueLength = new int[overflow];
         byte[] area = overflow == 0 ? Bytes.EMPTY : file.read(overflowOffset, overflowLength);
         for (int i = 0; i < overflow; i++) {
             int at = Coding.getVarInt(meta, pos, n);
             int len = Coding.getVarInt(meta, pos, n);
+            overflowCrc[i] = (int) Coding.getVarLong(meta, pos, n);
+            overflowItemAt[i] = overflowOffset + at;
+            overflowItemLength[i] = len;
+            if (at < 0 || len < 0 || at + len > area.length) {
+                throw new IllegalStateException("overflow item " + i + " outside the overflow area");
+            }
+            verifyOverflowItem(i, area, at);
             int[] p = {at};
             int klen = Coding.getVarInt(area, p, at + len);
             long vlen = Coding.getVarLong(area, p, at + len);
             overflowSeqs[i] = Coding.getVarLong(area, p, at + len);
             overflowKeys[i] = Arrays.copyOfRange(area, p[0], p[0] + klen);
             overflowKinds[i] = vlen == 0 ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT;
-            overflowValueAt[i] = overflowOffset + p[0] + klen;
+            overflowValueAt[i] = p[0] + klen - at;
             overflowValueLength[i] = vlen == 0 ? 0 : (int) (vlen - 1);
+            if (overflowValueAt[i] + overflowValueLength[i] != len) {
+                throw new IllegalStateException("overflow item " + i + " does not fill its " + len + " bytes");
+            }
         }
+    }
+
+    private void verifyOverflowItem(int i, byte[] b, int off) {
+        if (Checksums.unmask(overflowCrc[i]) != Checksums.crc32c(b, off, overflowItemLength[i])) {
+            throw new CorruptionException(path, overflowItemAt[i], "overflow item " + i + " checksum mismatch");
+        }
+    }
+
+    /** Reads overflow item {@code i} again and returns its value, verified. */
+    private byte[] overflowValue(int i) throws IOException {
+        byte[] item = file.read(overflowItemAt[i], overflowItemLength[i]);
+        verifyOverflowItem(i, item, 0);
+        return Arrays.copyOfRange(item, overflowValueAt[i], overflowValueAt[i] + overflowValueLength[i]);
     }
 
     /** Opens the HTable in {@code file}; on failure the caller still owns (and closes) the file. */
@@ -250,7 +283,7 @@ public final class HTableReader implements AutoCloseable {
         }
         byte[] value = null;
         if (overflowKinds[overflow] == InternalKeys.KIND_PUT) {
-            value = file.read(overflowValueAt[overflow], overflowValueLength[overflow]);
+            value = overflowValue(overflow);
             counters.blockReads.increment();
         }
         out.set(overflowSeqs[overflow], overflowKinds[overflow], value);
@@ -373,6 +406,9 @@ public final class HTableReader implements AutoCloseable {
     /** This table's own per-bucket filters (to cluster them into newer tables of its container). */
     public TableFilters filters() throws IOException {
         byte[] b = file.read(filtersOffset, filtersLength);
+        if (Checksums.unmask(filtersCrc) != Checksums.crc32c(b, 0, b.length)) {
+            throw new CorruptionException(path, filtersOffset, "HTable filters checksum mismatch");
+        }
         byte[][] out = new byte[buckets][];
         int[] pos = {0};
         try {
@@ -409,8 +445,7 @@ public final class HTableReader implements AutoCloseable {
             }
         }
         for (int i = 0; i < overflowKeys.length; i++) {
-            byte[] value = overflowKinds[i] == InternalKeys.KIND_PUT
-                    ? file.read(overflowValueAt[i], overflowValueLength[i]) : null;
+            byte[] value = overflowKinds[i] == InternalKeys.KIND_PUT ? overflowValue(i) : null;
             all.add(new Entry(overflowKeys[i], overflowSeqs[i], overflowKinds[i], value, 0));
         }
         all.sort(Entry.ORDER);

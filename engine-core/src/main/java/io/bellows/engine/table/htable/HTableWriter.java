@@ -99,17 +99,20 @@ public final class HTableWriter {
             item.encode(enc, 0);
             putVar(overflowIndex, scratch, out.offset - overflowOffset);
             putVar(overflowIndex, scratch, item.size);
+            putVar(overflowIndex, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(enc, 0, enc.length)));
             out.write(enc, 0, enc.length);
         }
         long overflowLength = out.offset - overflowOffset;
 
         long filtersOffset = out.offset;
+        ByteArrayOutputStream ownFilters = new ByteArrayOutputStream();
         for (byte[] f : filters) {
-            int n = Coding.putVarLong(scratch, 0, f.length);
-            out.write(scratch, 0, n);
-            out.write(f, 0, f.length);
+            putVar(ownFilters, scratch, f.length);
+            ownFilters.write(f, 0, f.length);
         }
-        long filtersLength = out.offset - filtersOffset;
+        byte[] filterBytes = ownFilters.toByteArray();
+        out.write(filterBytes, 0, filterBytes.length);
+        long filtersLength = filterBytes.length;
 
         out.padToPage();
         long clusterOffset = out.offset;
@@ -129,6 +132,7 @@ public final class HTableWriter {
         putVar(meta, scratch, overflowLength);
         putVar(meta, scratch, filtersOffset);
         putVar(meta, scratch, filtersLength);
+        putVar(meta, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(filterBytes, 0, filterBytes.length)));
         putVar(meta, scratch, clusterOffset);
         putVar(meta, scratch, runCount);
         runs.writeTo(meta);
