@@ -60,6 +60,11 @@ final class FlsmStore {
         return n;
     }
 
+    /** Tables at the deepest level. */
+    int lastLevelTables() {
+        return index.levels[index.numLevels() - 1].tableCount;
+    }
+
     int committedGuards(int level) {
         return index.levels[level].guardCount() - 1;
     }
