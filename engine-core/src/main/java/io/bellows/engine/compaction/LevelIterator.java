@@ -1,5 +1,6 @@
 package io.bellows.engine.compaction;
 
+import io.bellows.engine.iter.ConcatenatingIterator;
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.version.FileMeta;
@@ -11,12 +12,10 @@ import java.util.List;
  * Iterates a run of disjoint tables sorted by key as one sequence, opening each table only when the
  * iteration reaches it (LevelDB's two-level iterator over a level). Tables never share a user key.
  */
-public final class LevelIterator implements InternalIterator {
+public final class LevelIterator extends ConcatenatingIterator {
     private final List<FileMeta> files;
     private final TableSource tables;
     private final boolean fillCache;
-    private int index = -1;
-    private InternalIterator current;
 
     public LevelIterator(List<FileMeta> files, TableSource tables, boolean fillCache) {
         this.files = files;
@@ -25,21 +24,12 @@ public final class LevelIterator implements InternalIterator {
     }
 
     @Override
-    public boolean isValid() {
-        return current != null && current.isValid();
+    protected int childCount() {
+        return files.size();
     }
 
     @Override
-    public void seekToFirst() {
-        open(0);
-        if (current != null) {
-            current.seekToFirst();
-        }
-        skipExhausted();
-    }
-
-    @Override
-    public void seek(byte[] userKey, long sequence) {
+    protected int firstChildFor(byte[] userKey, long sequence) {
         int lo = 0;
         int hi = files.size();
         while (lo < hi) {
@@ -51,71 +41,15 @@ public final class LevelIterator implements InternalIterator {
                 hi = mid;
             }
         }
-        open(lo);
-        if (current != null) {
-            current.seek(userKey, sequence);
-        }
-        skipExhausted();
+        return lo;
     }
 
     @Override
-    public void next() {
-        current.next();
-        skipExhausted();
-    }
-
-    private void skipExhausted() {
-        while (current != null && !current.isValid()) {
-            open(index + 1);
-            if (current != null) {
-                current.seekToFirst();
-            }
-        }
-    }
-
-    private void open(int i) {
-        if (i == index && current != null) {
-            return;
-        }
-        if (current != null) {
-            current.close();
-            current = null;
-        }
-        index = i;
-        if (i < files.size()) {
-            try {
-                current = tables.iterator(files.get(i), fillCache);
-            } catch (IOException e) {
-                throw new UncheckedIOException("reading table " + files.get(i).number, e);
-            }
-        }
-    }
-
-    @Override
-    public byte[] key() {
-        return current.key();
-    }
-
-    @Override
-    public long sequence() {
-        return current.sequence();
-    }
-
-    @Override
-    public int kind() {
-        return current.kind();
-    }
-
-    @Override
-    public byte[] value() {
-        return current.value();
-    }
-
-    @Override
-    public void close() {
-        if (current != null) {
-            current.close();
-            current = null;
+    protected InternalIterator openChild(int i) {
+        try {
+            return tables.iterator(files.get(i), fillCache);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading table " + files.get(i).number, e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.bellows.engine.compaction.flsm;
 
 import io.bellows.engine.compaction.TableSource;
+import io.bellows.engine.iter.ConcatenatingIterator;
 import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.iter.MergingIterator;
 import io.bellows.engine.version.FileMeta;
@@ -13,10 +14,8 @@ import java.util.List;
  * Iterates one guarded level in key order: guards are disjoint and ordered, so the level is the
  * concatenation of its guards, and each guard is a merge of its (overlapping) tables (paper §3.4,
  * "Range Queries"). A guard's tables are opened only when the iteration reaches it.
- *
- * <p>Thread safety: one thread at a time.
  */
-final class GuardLevelIterator implements InternalIterator {
+final class GuardLevelIterator extends ConcatenatingIterator {
     private final GuardLevel level;
     /** Indexes of the level's guards that hold tables, ascending. */
     private final int[] guards;
@@ -24,8 +23,6 @@ final class GuardLevelIterator implements InternalIterator {
     private final boolean fillCache;
     /** Whether a seek positions a guard's tables concurrently ({@link ParallelSeek}). */
     private final boolean parallel;
-    private int pos = -1;
-    private InternalIterator current;
     /** The current guard's tables when they are seeked in parallel; null otherwise. */
     private List<ParallelSeek.PreSeekedIterator> seekers;
 
@@ -48,21 +45,12 @@ final class GuardLevelIterator implements InternalIterator {
     }
 
     @Override
-    public boolean isValid() {
-        return current != null && current.isValid();
+    protected int childCount() {
+        return guards.length;
     }
 
     @Override
-    public void seekToFirst() {
-        open(0);
-        if (current != null) {
-            current.seekToFirst();
-        }
-        skipExhausted();
-    }
-
-    @Override
-    public void seek(byte[] userKey, long sequence) {
+    protected int firstChildFor(byte[] userKey, long sequence) {
         int g = level.find(userKey);
         int lo = 0;
         int hi = guards.length;
@@ -74,44 +62,21 @@ final class GuardLevelIterator implements InternalIterator {
                 hi = mid;
             }
         }
-        open(lo);
-        if (current != null) {
-            if (seekers != null) {
-                ParallelSeek.seekAll(seekers, userKey, sequence);
-            }
-            current.seek(userKey, sequence);
-        }
-        skipExhausted();
+        return lo;
     }
 
     @Override
-    public void next() {
-        current.next();
-        skipExhausted();
-    }
-
-    private void skipExhausted() {
-        while (current != null && !current.isValid()) {
-            open(pos + 1);
-            if (current != null) {
-                current.seekToFirst();
-            }
-        }
-    }
-
-    private void open(int p) {
-        if (p == pos && current != null) {
-            return;
-        }
-        if (current != null) {
-            current.close();
-            current = null;
-        }
+    protected InternalIterator openChild(int p) {
         seekers = null;
-        pos = p;
-        if (p < guards.length) {
-            current = guardIterator(level.tables[guards[p]]);
+        return guardIterator(level.tables[guards[p]]);
+    }
+
+    @Override
+    protected void seekChild(InternalIterator child, byte[] userKey, long sequence) {
+        if (seekers != null) {
+            ParallelSeek.seekAll(seekers, userKey, sequence);
         }
+        child.seek(userKey, sequence);
     }
 
     private InternalIterator guardIterator(FileMeta[] files) {
@@ -138,33 +103,5 @@ final class GuardLevelIterator implements InternalIterator {
             return new MergingIterator(seekers);
         }
         return new MergingIterator(its);
-    }
-
-    @Override
-    public byte[] key() {
-        return current.key();
-    }
-
-    @Override
-    public long sequence() {
-        return current.sequence();
-    }
-
-    @Override
-    public int kind() {
-        return current.kind();
-    }
-
-    @Override
-    public byte[] value() {
-        return current.value();
-    }
-
-    @Override
-    public void close() {
-        if (current != null) {
-            current.close();
-            current = null;
-        }
     }
 }
