@@ -6,5 +6,13 @@ public enum WritePressure {
     /** Delay each write group briefly so compaction can catch up. */
     SLOWDOWN,
     /** Stop writes until compaction has reduced the backlog. */
-    STOP
+    STOP;
+
+    /** The pressure of a backlog of {@code amount} against its slowdown and stop limits. */
+    public static WritePressure of(double amount, double slowdown, double stop) {
+        if (amount >= stop) {
+            return STOP;
+        }
+        return amount >= slowdown ? SLOWDOWN : NONE;
+    }
 }

@@ -237,14 +237,7 @@ public final class LeveledScheme implements CompactionScheme {
 
     @Override
     public WritePressure pressure(Version v) {
-        int n = v.files(0).size();
-        if (n >= l0Stop) {
-            return WritePressure.STOP;
-        }
-        if (n >= l0Slowdown) {
-            return WritePressure.SLOWDOWN;
-        }
-        return WritePressure.NONE;
+        return WritePressure.of(v.files(0).size(), l0Slowdown, l0Stop);
     }
 
     @Override

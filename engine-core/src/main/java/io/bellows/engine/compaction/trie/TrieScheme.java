@@ -380,11 +380,7 @@ public final class TrieScheme implements CompactionScheme {
     @Override
     public WritePressure pressure(Version v) {
         PileIndex idx = piles(v);
-        double tables = (double) idx.volume(Containers.ROOT) / tableCapacity;
-        if (tables >= pileStop) {
-            return WritePressure.STOP;
-        }
-        return tables >= pileSlowdown ? WritePressure.SLOWDOWN : WritePressure.NONE;
+        return WritePressure.of((double) idx.volume(Containers.ROOT) / tableCapacity, pileSlowdown, pileStop);
     }
 
     @Override
