@@ -60,21 +60,16 @@ public final class CompactionJob {
      */
     private static List<InternalIterator> sources(Compaction c, TableSource tables) throws IOException {
         Map<Integer, List<FileMeta>> byLevel = new TreeMap<>();
-        List<InternalIterator> out = new ArrayList<>();
-        try {
-            for (Compaction.Input in : c.inputs()) {
-                if (in.level() == 0) {
-                    out.add(tables.iterator(in.file(), false));
-                } else {
-                    byLevel.computeIfAbsent(in.level(), l -> new ArrayList<>()).add(in.file());
-                }
+        List<FileMeta> l0 = new ArrayList<>();
+        for (Compaction.Input in : c.inputs()) {
+            if (in.level() == 0) {
+                l0.add(in.file());
+            } else {
+                byLevel.computeIfAbsent(in.level(), l -> new ArrayList<>()).add(in.file());
             }
-        } catch (IOException | RuntimeException e) {
-            for (InternalIterator i : out) {
-                i.close();
-            }
-            throw e;
         }
+        List<InternalIterator> out = new ArrayList<>();
+        tables.addIterators(l0, false, out);
         for (List<FileMeta> files : byLevel.values()) {
             for (List<FileMeta> run : disjointRuns(files)) {
                 out.add(new LevelIterator(run, tables, false));

@@ -140,16 +140,7 @@ public final class FlsmScheme implements CompactionScheme {
     public List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) throws IOException {
         GuardIndex idx = GuardIndex.of(v, numLevels);
         List<InternalIterator> out = new ArrayList<>();
-        try {
-            for (FileMeta f : idx.l0) {
-                out.add(tables.iterator(f, fillCache));
-            }
-        } catch (IOException | RuntimeException e) {
-            for (InternalIterator i : out) {
-                i.close();
-            }
-            throw e;
-        }
+        tables.addIterators(idx.l0, fillCache, out);
         for (int level = 1; level < numLevels; level++) {
             if (idx.levels[level].tableCount > 0) {
                 // Only the last level's tables are likely to be uncached (paper §4.2).

@@ -8,6 +8,7 @@ import io.bellows.engine.version.FileMeta;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -82,15 +83,9 @@ final class GuardLevelIterator extends ConcatenatingIterator {
     private InternalIterator guardIterator(FileMeta[] files) {
         List<InternalIterator> its = new ArrayList<>(files.length);
         try {
-            for (FileMeta f : files) {
-                its.add(tables.iterator(f, fillCache));
-            }
+            tables.addIterators(Arrays.asList(files), fillCache, its);
         } catch (IOException e) {
-            its.forEach(InternalIterator::close);
             throw new UncheckedIOException("reading a table of guard level " + level.level, e);
-        } catch (RuntimeException e) {
-            its.forEach(InternalIterator::close);
-            throw e;
         }
         if (its.size() == 1) {
             return its.get(0);

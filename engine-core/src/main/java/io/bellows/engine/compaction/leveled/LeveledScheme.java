@@ -81,16 +81,7 @@ public final class LeveledScheme implements CompactionScheme {
     @Override
     public List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) throws IOException {
         List<InternalIterator> out = new ArrayList<>();
-        try {
-            for (FileMeta f : v.files(0)) {
-                out.add(tables.iterator(f, fillCache));
-            }
-        } catch (IOException | RuntimeException e) {
-            for (InternalIterator i : out) {
-                i.close();
-            }
-            throw e;
-        }
+        tables.addIterators(v.files(0), fillCache, out);
         for (int level = 1; level < numLevels; level++) {
             if (!v.files(level).isEmpty()) {
                 out.add(new LevelIterator(v.files(level), tables, fillCache));
