@@ -41,6 +41,8 @@ public final class EngineOptions {
     private final double adaptiveThreshold;
     private final int mslabChunkSize;
     private final boolean mslab;
+    private final MemoryLayout memoryLayout;
+    private final long offHeapLimit;
     private final int trieDepth;
     private final int triePileTrigger;
     private final int triePileSlowdown;
@@ -83,6 +85,8 @@ public final class EngineOptions {
         adaptiveThreshold = b.adaptiveThreshold;
         mslabChunkSize = b.mslabChunkSize;
         mslab = b.mslab;
+        memoryLayout = b.memoryLayout;
+        offHeapLimit = b.offHeapLimit;
         trieDepth = b.trieDepth;
         triePileTrigger = b.triePileTrigger;
         triePileSlowdown = b.triePileSlowdown;
@@ -136,6 +140,8 @@ public final class EngineOptions {
         b.adaptiveThreshold = adaptiveThreshold;
         b.mslabChunkSize = mslabChunkSize;
         b.mslab = mslab;
+        b.memoryLayout = memoryLayout;
+        b.offHeapLimit = offHeapLimit;
         b.trieDepth = trieDepth;
         b.triePileTrigger = triePileTrigger;
         b.triePileSlowdown = triePileSlowdown;
@@ -283,6 +289,28 @@ public final class EngineOptions {
         return mslab;
     }
 
+    /** Where the MemStore keeps cells and indices. */
+    public MemoryLayout memoryLayout() {
+        return memoryLayout;
+    }
+
+    /**
+     * Most bytes of off-heap chunks the OFF_HEAP layout holds at once; 0 when not set, in which case
+     * the layout takes {@link #defaultOffHeapLimit(long)} of the MemStore size.
+     */
+    public long offHeapLimit() {
+        return offHeapLimit;
+    }
+
+    /**
+     * The off-heap limit used when none is set: four MemStores' worth. Writers stop at two (a full
+     * MemStore while the previous one flushes); chunk tails, the serialized index (16 bytes per cell)
+     * and an in-memory compaction's output, held until it replaces its inputs, take the rest.
+     */
+    public static long defaultOffHeapLimit(long memstoreSize) {
+        return 4 * memstoreSize;
+    }
+
     /** LSM_TRIE: number of trie levels (the root is level 0, the last level is garbage-collected). */
     public int trieDepth() {
         return trieDepth;
@@ -346,7 +374,8 @@ public final class EngineOptions {
                         + (flsmParallelSeeks ? "/parallel-seeks" : "") : "")
                 + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
                 + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
-                + mslabChunkSize
+                + mslabChunkSize + ", memoryLayout=" + memoryLayout
+                + (offHeapLimit > 0 ? ", offHeapLimit=" + offHeapLimit : "")
                 + (compaction == CompactionStyle.LSM_TRIE ? ", trie{depth=" + trieDepth + ", piles=" + triePileTrigger
                         + "/" + triePileSlowdown + "/" + triePileStop + ", buckets=" + trieTableBuckets + ", bloomBits="
                         + trieBloomBitsPerKey + ", filterCache=" + trieFilterCacheSize + ", gcRatio="
@@ -386,6 +415,8 @@ public final class EngineOptions {
         private double adaptiveThreshold = 0.2;
         private int mslabChunkSize = 2 << 20;
         private boolean mslab = true;
+        private MemoryLayout memoryLayout = MemoryLayout.ON_HEAP;
+        private long offHeapLimit;
         private int trieDepth = 5;
         private int triePileTrigger = 8;
         private int triePileSlowdown = 14;
@@ -625,6 +656,26 @@ public final class EngineOptions {
         }
 
         /**
+         * Where the MemStore keeps cells and indices, default ON_HEAP. OFF_HEAP needs the
+         * engine-offheap module on the class path and keeps every cell in chunks, so it requires
+         * {@code mslab} (the default).
+         */
+        public Builder memoryLayout(MemoryLayout layout) {
+            memoryLayout = Objects.requireNonNull(layout, "memoryLayout");
+            return this;
+        }
+
+        /**
+         * Most bytes of off-heap chunks the OFF_HEAP layout may hold; 0 (default: four times
+         * {@code memstoreSize}) or 1 MiB to 1 TiB, and at least three times {@code memstoreSize}. Writers
+         * that find the pool exhausted wait for a flush to return chunks; compactions in memory give up.
+         */
+        public Builder offHeapLimit(long bytes) {
+            offHeapLimit = bytes == 0 ? 0 : range("offHeapLimit", bytes, 1L << 20, 1L << 40);
+            return this;
+        }
+
+        /**
          * LSM_TRIE pile limits: full HTables' worth of data in a container that start its compaction
          * (default 8, the fan-out), and root-pile table counts that slow writers down (default 14) and
          * stop them (default 20, the authors' code); 2 to 1000, compaction &lt;= slowdown &lt;= stop.
@@ -683,6 +734,15 @@ public final class EngineOptions {
                         + (flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement) + " hash bits; topLevelBits ("
                         + flsmTopLevelBits + ") - (numLevels - 1) (" + (numLevels - 1) + ") * bitDecrement ("
                         + flsmBitDecrement + ") must be at least 1");
+            }
+            if (memoryLayout == MemoryLayout.OFF_HEAP && !mslab) {
+                throw new IllegalArgumentException("memoryLayout OFF_HEAP keeps every cell in off-heap chunks;"
+                        + " it cannot be combined with mslab(false)");
+            }
+            if (offHeapLimit > 0 && offHeapLimit < 3 * memstoreSize) {
+                throw new IllegalArgumentException("offHeapLimit (" + offHeapLimit + ") must be at least three"
+                        + " times memstoreSize (" + 3 * memstoreSize + "): a full MemStore, the one being flushed"
+                        + " and their index chunks must fit");
             }
             return new EngineOptions(this);
         }

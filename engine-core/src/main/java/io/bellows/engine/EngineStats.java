@@ -47,6 +47,13 @@ public final class EngineStats {
     private final long flatDataBytes;
     private final long flatHeapBytes;
     private final long flatEntries;
+    private final long serializedDataBytes;
+    private final long serializedHeapBytes;
+    private final long serializedEntries;
+    private final long memstoreOffHeapBytes;
+    private final long chunksInUse;
+    private final long chunksFree;
+    private final long chunkPoolOffHeapBytes;
     private final int pipelineSegments;
     private final double adaptiveUniqueness;
     private final double adaptiveThrottle;
@@ -87,6 +94,13 @@ public final class EngineStats {
         flatHeapBytes = b.flatHeapBytes;
         flatEntries = b.flatEntries;
         pipelineSegments = b.pipelineSegments;
+        serializedDataBytes = b.serializedDataBytes;
+        serializedHeapBytes = b.serializedHeapBytes;
+        serializedEntries = b.serializedEntries;
+        memstoreOffHeapBytes = b.memstoreOffHeapBytes;
+        chunksInUse = b.chunksInUse;
+        chunksFree = b.chunksFree;
+        chunkPoolOffHeapBytes = b.chunkPoolOffHeapBytes;
         adaptiveUniqueness = b.adaptiveUniqueness;
         adaptiveThrottle = b.adaptiveThrottle;
     }
@@ -291,6 +305,40 @@ public final class EngineStats {
         return flatEntries;
     }
 
+    /** Key and value bytes in serialized segments (OFF_HEAP layout: index and data in off-heap chunks). */
+    public long serializedDataBytes() {
+        return serializedDataBytes;
+    }
+
+    /** Estimated heap of serialized segments: only their chunk tables, no object per cell. */
+    public long serializedHeapBytes() {
+        return serializedHeapBytes;
+    }
+
+    public long serializedEntries() {
+        return serializedEntries;
+    }
+
+    /** Off-heap bytes the MemStore's segments hold: cell data, record headers, serialized indices. */
+    public long memstoreOffHeapBytes() {
+        return memstoreOffHeapBytes;
+    }
+
+    /** MSLAB chunks (on- or off-heap, by layout) held by segments now. */
+    public long chunksInUse() {
+        return chunksInUse;
+    }
+
+    /** MSLAB chunks kept in the pool for reuse. */
+    public long chunksFree() {
+        return chunksFree;
+    }
+
+    /** Off-heap bytes the chunk pool has allocated (chunks in use and free); 0 for the ON_HEAP layout. */
+    public long chunkPoolOffHeapBytes() {
+        return chunkPoolOffHeapBytes;
+    }
+
     /** Immutable segments in the MemStore pipeline now. */
     public int pipelineSegments() {
         return pipelineSegments;
@@ -353,6 +401,13 @@ public final class EngineStats {
         private long flatDataBytes;
         private long flatHeapBytes;
         private long flatEntries;
+        private long serializedDataBytes;
+        private long serializedHeapBytes;
+        private long serializedEntries;
+        private long memstoreOffHeapBytes;
+        private long chunksInUse;
+        private long chunksFree;
+        private long chunkPoolOffHeapBytes;
         private int pipelineSegments;
         private double adaptiveUniqueness;
         private double adaptiveThrottle;
@@ -423,6 +478,21 @@ public final class EngineStats {
             this.pipelineSegments = pipelineSegments;
             this.adaptiveUniqueness = uniqueness;
             this.adaptiveThrottle = throttle;
+            return this;
+        }
+
+        public Builder serializedSegments(long data, long heap, long entries) {
+            this.serializedDataBytes = data;
+            this.serializedHeapBytes = heap;
+            this.serializedEntries = entries;
+            return this;
+        }
+
+        public Builder offHeap(long memstoreOffHeapBytes, long chunksInUse, long chunksFree, long poolOffHeapBytes) {
+            this.memstoreOffHeapBytes = memstoreOffHeapBytes;
+            this.chunksInUse = chunksInUse;
+            this.chunksFree = chunksFree;
+            this.chunkPoolOffHeapBytes = poolOffHeapBytes;
             return this;
         }
 

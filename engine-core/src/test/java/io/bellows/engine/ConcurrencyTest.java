@@ -29,11 +29,11 @@ class ConcurrencyTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "{0}/{1}")
+    @ParameterizedTest(name = "{0}/{1}/{2}")
     @MethodSource("io.bellows.engine.EngineConfigs#all")
-    void readersSeeAtomicMonotonicState(CompactionStyle style, InMemoryCompaction policy) throws Exception {
+    void readersSeeAtomicMonotonicState(CompactionStyle style, InMemoryCompaction policy, MemoryLayout layout) throws Exception {
         long seed = TestSeeds.seed("ConcurrencyTest[" + style + "/" + policy + "]");
-        EngineOptions options = EngineConfigs.small(style, policy).backgroundThreads(3).build();
+        EngineOptions options = EngineConfigs.small(style, policy, layout).backgroundThreads(3).build();
         AtomicLongArray written = new AtomicLongArray(WRITERS * PAIRS_PER_WRITER);
         AtomicBoolean stop = new AtomicBoolean();
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();

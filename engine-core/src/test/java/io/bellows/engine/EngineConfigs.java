@@ -7,19 +7,36 @@ import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Every configuration the conformance suites run under: each compaction scheme × each in-memory
- * policy that exists. A new scheme or policy joins every suite by being added to its enum.
+ * policy × each memory layout this test run covers. A new scheme or policy joins every suite by being
+ * added to its enum. engine-core's run covers ON_HEAP; engine-offheap reruns the same suites with
+ * {@code -Dbellows.test.layouts=OFF_HEAP}, since only it has that layout on its class path.
  */
 public final class EngineConfigs {
     private EngineConfigs() {}
 
     public static Stream<Arguments> all() {
         List<Arguments> out = new ArrayList<>();
-        for (CompactionStyle style : CompactionStyle.values()) {
-            for (InMemoryCompaction policy : InMemoryCompaction.values()) {
-                out.add(Arguments.of(style, policy));
+        for (MemoryLayout layout : layouts()) {
+            for (CompactionStyle style : CompactionStyle.values()) {
+                for (InMemoryCompaction policy : InMemoryCompaction.values()) {
+                    out.add(Arguments.of(style, policy, layout));
+                }
             }
         }
         return out.stream();
+    }
+
+    /** The layouts this test run covers: {@code bellows.test.layouts}, comma-separated, default ON_HEAP. */
+    public static List<MemoryLayout> layouts() {
+        List<MemoryLayout> out = new ArrayList<>();
+        for (String name : System.getProperty("bellows.test.layouts", "ON_HEAP").split(",")) {
+            out.add(MemoryLayout.valueOf(name.trim()));
+        }
+        return out;
+    }
+
+    public static EngineOptions.Builder small(CompactionStyle style, InMemoryCompaction policy, MemoryLayout layout) {
+        return small(style, policy).memoryLayout(layout);
     }
 
     /**

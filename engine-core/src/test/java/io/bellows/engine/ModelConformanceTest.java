@@ -38,13 +38,13 @@ class ModelConformanceTest {
     private Random rnd;
     private boolean ordered;
 
-    @ParameterizedTest(name = "{0}/{1}")
+    @ParameterizedTest(name = "{0}/{1}/{2}")
     @MethodSource("io.bellows.engine.EngineConfigs#all")
-    void randomOperationsMatchModel(CompactionStyle style, InMemoryCompaction policy) {
+    void randomOperationsMatchModel(CompactionStyle style, InMemoryCompaction policy, MemoryLayout layout) {
         long seed = TestSeeds.seed("ModelConformanceTest[" + style + "/" + policy + "]");
         rnd = new Random(seed);
         ordered = style != CompactionStyle.LSM_TRIE;
-        EngineOptions options = EngineConfigs.small(style, policy).build();
+        EngineOptions options = EngineConfigs.small(style, policy, layout).build();
         TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);
         Map<Snapshot, TreeMap<byte[], byte[]>> snaps = new HashMap<>();
         Engine db = Engine.open(dir, options);

@@ -1094,6 +1094,8 @@ public final class EngineImpl implements Engine {
                             memstoreCounters.aborted.sum(), memstoreCounters.bytesEliminated.sum())
                     .memstoreSegments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries, ms.flatDataBytes,
                             ms.flatHeapBytes, ms.flatEntries, ms.pipelineSegments, ms.uniqueness, ms.throttle)
+                    .serializedSegments(ms.serializedDataBytes, ms.serializedHeapBytes, ms.serializedEntries)
+                    .offHeap(ms.offHeapBytes, ms.pool.chunksInUse(), ms.pool.chunksFree(), ms.pool.offHeapBytes())
                     .levels(bytes, count)
                     .lastSequence(versions.lastSequence())
                     .tableIoMode(fs.tableIoMode())

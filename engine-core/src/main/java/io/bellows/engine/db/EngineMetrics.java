@@ -1,6 +1,7 @@
 package io.bellows.engine.db;
 
 import io.bellows.engine.memstore.MemStoreCounters;
+import io.bellows.engine.memstore.MemStoreStats;
 import io.bellows.engine.metrics.EngineCounters;
 import io.bellows.engine.version.Version;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -67,22 +68,39 @@ final class EngineMetrics implements MeterBinder {
                 "ADAPTIVE's estimate of the unique-key fraction");
         gauge(registry, "bellows.memstore.adaptive.throttle", e -> e.memstore().stats().throttle, null,
                 "ADAPTIVE's compaction probability");
-        for (String kind : new String[] {"skiplist", "flat"}) {
-            boolean flat = kind.equals("flat");
-            Gauge.builder("bellows.memstore.segment.data", engine,
-                    e -> flat ? e.memstore().stats().flatDataBytes : e.memstore().stats().skiplistDataBytes)
+        for (String kind : new String[] {"skiplist", "flat", "serialized"}) {
+            Gauge.builder("bellows.memstore.segment.data", engine, e -> bucket(e.memstore().stats(), kind)[0])
                     .tags(tags.and("kind", kind)).baseUnit("bytes").description("key and value bytes by segment kind")
                     .strongReference(true).register(registry);
-            Gauge.builder("bellows.memstore.segment.heap", engine,
-                    e -> flat ? e.memstore().stats().flatHeapBytes : e.memstore().stats().skiplistHeapBytes)
+            Gauge.builder("bellows.memstore.segment.heap", engine, e -> bucket(e.memstore().stats(), kind)[1])
                     .tags(tags.and("kind", kind)).baseUnit("bytes").description("estimated heap by segment kind")
                     .strongReference(true).register(registry);
         }
+        gauge(registry, "bellows.memstore.offheap", e -> e.memstore().stats().offHeapBytes, "bytes",
+                "off-heap bytes held by MemStore segments (data, record headers, serialized indices)");
+        gauge(registry, "bellows.memstore.chunks.used", e -> e.memstore().stats().pool.chunksInUse(), null,
+                "MSLAB chunks held by MemStore segments");
+        gauge(registry, "bellows.memstore.chunks.free", e -> e.memstore().stats().pool.chunksFree(), null,
+                "MSLAB chunks kept in the pool for reuse");
+        gauge(registry, "bellows.memstore.chunks.offheap", e -> e.memstore().stats().pool.offHeapBytes(), "bytes",
+                "off-heap bytes allocated by the chunk pool, chunks in use and free");
         gauge(registry, "bellows.write.amplification", e -> amp(e.counters()), null,
                 "(flush + compaction bytes written) / flush bytes written");
         gauge(registry, "bellows.space.amplification", EngineMetrics::spaceAmp, null,
                 "live table bytes / bytes of the last non-empty level");
         gauge(registry, "bellows.tables.live.bytes", EngineMetrics::liveBytes, "bytes", "bytes of live tables");
+    }
+
+    /** Data and heap bytes of one segment kind. */
+    private static long[] bucket(MemStoreStats s, String kind) {
+        switch (kind) {
+            case "skiplist":
+                return new long[] {s.skiplistDataBytes, s.skiplistHeapBytes};
+            case "flat":
+                return new long[] {s.flatDataBytes, s.flatHeapBytes};
+            default:
+                return new long[] {s.serializedDataBytes, s.serializedHeapBytes};
+        }
     }
 
     private void counter(MeterRegistry r, String name, String cause, LongAdder a, String description) {

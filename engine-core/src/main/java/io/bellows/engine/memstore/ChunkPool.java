@@ -49,6 +49,11 @@ final class ChunkPool {
         }
     }
 
+    /** Chunks kept for reuse. */
+    int chunksFree() {
+        return pooled.get();
+    }
+
     /** Chunks held by live MSLABs. */
     int chunksInUse() {
         return inUse.get();

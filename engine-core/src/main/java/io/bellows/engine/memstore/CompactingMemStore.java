@@ -1,14 +1,13 @@
 package io.bellows.engine.memstore;
 
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLimitException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * segment takes writes; when it holds a fraction A of the flush size, an in-memory flush pushes it
  * into a pipeline of immutable segments and a background run flattens, merges or compacts the
  * pipeline by policy. A disk flush takes the pipeline and the active segment together as its snapshot.
+ *
+ * <p>Segments come from a {@link SegmentLayout}, so the policies, pipeline and reference counting are
+ * the same for the on-heap and off-heap layouts.
  *
  * <p>Thread safety: the whole configuration is one immutable {@link MemStoreState} behind an atomic
  * reference; every change builds a new state from a pinned copy of the current one and installs it
@@ -32,10 +34,10 @@ final class CompactingMemStore implements MemStore {
     private final long inMemoryFlushSize;
     private final int pipelineLimit;
     private final double threshold;
-    private final ChunkPool pool;
+    private final SegmentLayout layout;
     private final MemStoreContext context;
     private final MemStoreCounters counters;
-    private final AtomicReference<MemStoreState> state;
+    private final StateRef state;
     private final AtomicBoolean compactionRunning = new AtomicBoolean();
     private final SplittableRandom random = new SplittableRandom();
     /** ADAPTIVE's u and t; written by the writer (push, snapshot) and the compactor, read by both. */
@@ -50,10 +52,10 @@ final class CompactingMemStore implements MemStore {
      * @param activeFraction A: the active segment is pushed at this fraction of {@code flushSize}
      * @param pipelineLimit S: BASIC and ADAPTIVE merge when the pipeline holds more segments
      * @param threshold R: ADAPTIVE may compact when the redundant fraction 1 - u exceeds it
-     * @param pool chunks for MSLABs; null keeps every cell in arrays of its own
+     * @param layout makes and builds the segments; the MemStore closes it
      */
     CompactingMemStore(InMemoryCompaction policy, long flushSize, double activeFraction, int pipelineLimit,
-            double threshold, ChunkPool pool, MemStoreContext context) {
+            double threshold, SegmentLayout layout, MemStoreContext context) {
         if (policy == InMemoryCompaction.NONE) {
             throw new IllegalArgumentException("policy NONE is the DefaultMemStore");
         }
@@ -62,12 +64,12 @@ final class CompactingMemStore implements MemStore {
         this.inMemoryFlushSize = Math.max(1, (long) (flushSize * activeFraction));
         this.pipelineLimit = pipelineLimit;
         this.threshold = threshold;
-        this.pool = pool;
+        this.layout = layout;
         this.context = context;
         this.counters = context.counters();
-        SkipListSegment active = newActive();
-        this.state = new AtomicReference<>(new MemStoreState(active, Pipeline.EMPTY, List.of(), false));
-        releaseCreator(active);
+        MutableSegment active = layout.newMutable();
+        this.state = new StateRef(new MemStoreState(active, Pipeline.EMPTY, List.of(), false));
+        StateRef.releaseCreator(active);
     }
 
     // ------------------------------------------------------------------ writes
@@ -88,63 +90,13 @@ final class CompactingMemStore implements MemStore {
 
     /** Makes the active segment immutable: pushes it at the pipeline's head and starts a compaction run. */
     private void inMemoryFlush() {
-        SkipListSegment next = newActive();
-        install(cur -> new MemStoreState(next, cur.pipeline.pushHead(cur.active), cur.snapshot, cur.snapshotPending));
-        releaseCreator(next);
+        MutableSegment next = layout.newMutable();
+        state.install(cur -> new MemStoreState(next, cur.pipeline.pushHead(cur.active), cur.snapshot,
+                cur.snapshotPending));
+        StateRef.releaseCreator(next);
         counters.inMemoryFlushes.increment();
         throttle = Math.min(1, throttle * InMemoryPolicy.THROTTLE_GROWTH);
         scheduleCompaction();
-    }
-
-    private SkipListSegment newActive() {
-        return new SkipListSegment(pool == null ? null : new Mslab(pool));
-    }
-
-    /** The creator's reference to a new segment's memory goes once a state holds its own. */
-    private static void releaseCreator(Segment s) {
-        for (SegmentMemory m : s.memory()) {
-            m.release();
-        }
-    }
-
-    // ------------------------------------------------------------------ state changes
-
-    /** Pins the current state (it may be replaced at once; a pinned state stays readable). */
-    private MemStoreState acquire() {
-        while (true) {
-            MemStoreState s = state.get();
-            if (s.tryRetain()) {
-                return s;
-            }
-        }
-    }
-
-    /**
-     * Installs {@code change(current)} by compare-and-set, retrying on races; returns the installed
-     * state, or null if {@code change} returned null (the change no longer applies).
-     */
-    private MemStoreState install(UnaryOperator<MemStoreState> change) {
-        while (true) {
-            MemStoreState cur = acquire();
-            MemStoreState next;
-            try {
-                next = change.apply(cur);
-            } catch (RuntimeException e) {
-                cur.release();
-                throw e;
-            }
-            if (next == null) {
-                cur.release();
-                return null;
-            }
-            if (state.compareAndSet(cur, next)) {
-                cur.release();
-                cur.release();
-                return next;
-            }
-            next.release();
-            cur.release();
-        }
     }
 
     // ------------------------------------------------------------------ in-memory compaction
@@ -172,6 +124,10 @@ final class CompactingMemStore implements MemStore {
             while (!closed && step()) {
                 // each step is one flatten, merge or compaction
             }
+        } catch (MemoryLimitException e) {
+            failed = true;
+            counters.aborted.increment();
+            LOG.debug("in-memory compaction given up until the next in-memory flush: {}", e.getMessage());
         } catch (RuntimeException | Error e) {
             failed = true;
             LOG.error("in-memory compaction failed; the pipeline is left as it was until the next in-memory flush", e);
@@ -190,7 +146,7 @@ final class CompactingMemStore implements MemStore {
     private InMemoryPolicy.Action decide(Pipeline p) {
         boolean unflattened = false;
         for (Segment s : p.segments) {
-            unflattened |= s instanceof SkipListSegment;
+            unflattened |= s instanceof MutableSegment;
         }
         double draw = policy == InMemoryCompaction.ADAPTIVE ? random.nextDouble() : 0;
         return InMemoryPolicy.decide(policy, p.segments.size(), unflattened, pipelineLimit, uniqueness, throttle,
@@ -199,7 +155,7 @@ final class CompactingMemStore implements MemStore {
 
     /** One flatten, merge or compaction; false when there was nothing to do. */
     private boolean step() {
-        MemStoreState pinned = acquire();
+        MemStoreState pinned = state.acquire();
         try {
             Pipeline p = pinned.pipeline;
             InMemoryPolicy.Action action = decide(p);
@@ -226,22 +182,30 @@ final class CompactingMemStore implements MemStore {
     private void flatten(Pipeline p) {
         Segment oldest = null;
         for (Segment s : p.segments) {
-            if (s instanceof SkipListSegment) {
+            if (s instanceof MutableSegment) {
                 oldest = s;
             }
         }
-        FlatSegment flat = SegmentBuilder.flatten(oldest);
-        Segment target = oldest;
-        if (swap(cur -> cur.pipeline.replace(target, flat, p.version))) {
-            counters.flattens.increment();
+        ImmutableSegment flat = layout.flatten(oldest);
+        try {
+            Segment target = oldest;
+            if (swap(cur -> cur.pipeline.replace(target, flat, p.version))) {
+                counters.flattens.increment();
+            }
+        } finally {
+            StateRef.releaseCreator(flat);
         }
     }
 
     private void merge(Pipeline p) {
-        FlatSegment merged = SegmentBuilder.merge(p.segments);
-        if (swap(cur -> cur.pipeline.replaceTail(p.segments, merged, p.version))) {
-            counters.merges.increment();
-            uniqueness = merged.size() == 0 ? 1 : (double) merged.uniqueKeys() / merged.size();
+        ImmutableSegment merged = layout.merge(p.segments);
+        try {
+            if (swap(cur -> cur.pipeline.replaceTail(p.segments, merged, p.version))) {
+                counters.merges.increment();
+                uniqueness = uniqueness(merged);
+            }
+        } finally {
+            StateRef.releaseCreator(merged);
         }
     }
 
@@ -253,24 +217,25 @@ final class CompactingMemStore implements MemStore {
             counters.aborted.increment();
             return;
         }
-        Mslab out = pool == null ? null : new Mslab(pool);
+        Compacted c = layout.compact(p.segments, new Retention(snapshots, published));
+        ImmutableSegment seg = c.segment();
         try {
-            SegmentBuilder.Compacted c = SegmentBuilder.compact(p.segments, snapshots, published, out);
-            FlatSegment seg = c.segment();
             if (swap(cur -> cur.pipeline.replaceTail(p.segments, seg, p.version))) {
                 counters.compactions.increment();
                 counters.cellsEliminated.add(c.cellsEliminated());
                 counters.bytesEliminated.add(c.bytesEliminated());
-                uniqueness = seg.size() == 0 ? 1 : (double) seg.uniqueKeys() / seg.size();
+                uniqueness = uniqueness(seg);
                 if (c.cellsEliminated() > 0) {
                     context.minSequenceAdvanced();
                 }
             }
         } finally {
-            if (out != null) {
-                out.release();
-            }
+            StateRef.releaseCreator(seg);
         }
+    }
+
+    private static double uniqueness(ImmutableSegment s) {
+        return s.entries() == 0 ? 1 : (double) s.uniqueKeys() / s.entries();
     }
 
     /** Installs a new pipeline unless a disk flush changed it since it was read; false if aborted. */
@@ -279,7 +244,7 @@ final class CompactingMemStore implements MemStore {
         if (hook != null) {
             hook.run();
         }
-        MemStoreState installed = install(cur -> {
+        MemStoreState installed = state.install(cur -> {
             Pipeline next = change.apply(cur);
             return next == null ? null : new MemStoreState(cur.active, next, cur.snapshot, cur.snapshotPending);
         });
@@ -294,7 +259,7 @@ final class CompactingMemStore implements MemStore {
 
     @Override
     public MemStoreView view() {
-        return acquire().view;
+        return state.acquire().view;
     }
 
     @Override
@@ -314,8 +279,8 @@ final class CompactingMemStore implements MemStore {
 
     @Override
     public List<Segment> snapshot() {
-        SkipListSegment next = newActive();
-        MemStoreState s = install(cur -> {
+        MutableSegment next = layout.newMutable();
+        MemStoreState s = state.install(cur -> {
             if (cur.snapshotPending) {
                 throw new IllegalStateException("a snapshot is already pending");
             }
@@ -326,7 +291,7 @@ final class CompactingMemStore implements MemStore {
             snap.addAll(cur.pipeline.segments);
             return new MemStoreState(next, cur.pipeline.cleared(), List.copyOf(snap), true);
         });
-        releaseCreator(next);
+        StateRef.releaseCreator(next);
         throttle = InMemoryPolicy.INITIAL_THROTTLE;
         uniqueness = 1;
         return s.snapshot;
@@ -334,7 +299,7 @@ final class CompactingMemStore implements MemStore {
 
     @Override
     public void clearSnapshot() {
-        install(cur -> new MemStoreState(cur.active, cur.pipeline, List.of(), false));
+        state.install(cur -> new MemStoreState(cur.active, cur.pipeline, List.of(), false));
     }
 
     @Override
@@ -377,7 +342,7 @@ final class CompactingMemStore implements MemStore {
     public MemStoreStats stats() {
         MemStoreState s = state.get();
         return MemStoreStats.of(s.view.segments(), s.pipeline.segments.size(), uniqueness,
-                policy == InMemoryCompaction.ADAPTIVE ? throttle : 0);
+                policy == InMemoryCompaction.ADAPTIVE ? throttle : 0, layout.poolStats());
     }
 
     /** The current pipeline (tests observe the policies through it). */
@@ -389,7 +354,9 @@ final class CompactingMemStore implements MemStore {
     public void close() {
         closed = true;
         // A new pipeline version makes a compaction still running give up; open views keep their states.
-        SkipListSegment empty = new SkipListSegment();
-        install(cur -> new MemStoreState(empty, cur.pipeline.cleared(), List.of(), false));
+        MutableSegment empty = layout.newMutable();
+        state.install(cur -> new MemStoreState(empty, cur.pipeline.cleared(), List.of(), false));
+        StateRef.releaseCreator(empty);
+        layout.close();
     }
 }

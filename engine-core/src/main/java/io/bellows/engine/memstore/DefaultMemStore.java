@@ -7,97 +7,101 @@ import java.util.List;
  * takes every write; a flush turns it into the snapshot and starts a new one. Nothing is merged or
  * compacted in memory.
  *
- * <p>Thread safety: the segment pair is one immutable {@link State} published through a volatile
- * field, so a reader's view is always a consistent (active, snapshot) pair without locks. Only the
- * write leader changes the state.
+ * <p>Thread safety: the segment pair is one immutable, reference-counted {@link MemStoreState}, so a
+ * reader's view is always a consistent (active, snapshot) pair without locks, and memory a layout
+ * recycles (off-heap chunks) outlives every view that reads it. Only the write leader and the flush
+ * thread change the state.
  */
-public final class DefaultMemStore implements MemStore {
-    private static final class State {
-        final SkipListSegment active;
-        final SkipListSegment snapshot;
-        final MemStoreView view;
-
-        State(SkipListSegment active, SkipListSegment snapshot) {
-            this.active = active;
-            this.snapshot = snapshot;
-            this.view = new MemStoreView(snapshot == null ? List.of(active) : List.of(active, snapshot), null);
-        }
-    }
-
+final class DefaultMemStore implements MemStore {
     private final long flushSize;
-    private volatile State state = new State(new SkipListSegment(), null);
+    private final SegmentLayout layout;
+    private final StateRef state;
 
-    public DefaultMemStore(long flushSize) {
+    /** @param layout makes the segments; the MemStore closes it */
+    DefaultMemStore(long flushSize, SegmentLayout layout) {
         this.flushSize = flushSize;
+        this.layout = layout;
+        MutableSegment active = layout.newMutable();
+        this.state = new StateRef(new MemStoreState(active, Pipeline.EMPTY, List.of(), false));
+        StateRef.releaseCreator(active);
     }
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) {
-        state.active.add(key, seq, kind, value);
+        state.get().active.add(key, seq, kind, value);
     }
 
     @Override
     public MemStoreView view() {
-        return state.view;
+        return state.acquire().view;
     }
 
     @Override
     public boolean shouldFlush() {
-        return state.active.dataSize() >= flushSize;
+        return state.get().active.dataSize() >= flushSize;
     }
 
     @Override
     public boolean hasSnapshot() {
-        return state.snapshot != null;
+        return state.get().snapshotPending;
     }
 
     @Override
     public List<Segment> snapshot() {
-        State s = state;
-        if (s.snapshot != null) {
-            throw new IllegalStateException("a snapshot is already pending");
-        }
-        state = new State(new SkipListSegment(), s.active);
-        return List.of(s.active);
+        MutableSegment next = layout.newMutable();
+        MemStoreState s = state.install(cur -> {
+            if (cur.snapshotPending) {
+                throw new IllegalStateException("a snapshot is already pending");
+            }
+            return new MemStoreState(next, Pipeline.EMPTY, List.of(cur.active), true);
+        });
+        StateRef.releaseCreator(next);
+        return s.snapshot;
     }
 
     @Override
     public void clearSnapshot() {
-        State s = state;
-        state = new State(s.active, null);
+        state.install(cur -> new MemStoreState(cur.active, Pipeline.EMPTY, List.of(), false));
     }
 
     @Override
     public boolean isActiveEmpty() {
-        return state.active.entries() == 0;
+        return state.get().active.entries() == 0;
     }
 
     @Override
     public long dataSize() {
-        State s = state;
-        return s.active.dataSize() + (s.snapshot == null ? 0 : s.snapshot.dataSize());
+        return state.get().dataSize();
     }
 
     @Override
     public long heapSize() {
-        State s = state;
-        return s.active.heapSize() + (s.snapshot == null ? 0 : s.snapshot.heapSize());
+        long sum = 0;
+        for (Segment s : state.get().view.segments()) {
+            sum += s.heapSize();
+        }
+        return sum;
     }
 
     @Override
     public long minSequence() {
-        State s = state;
-        return Math.min(s.active.minSequence(), s.snapshot == null ? Long.MAX_VALUE : s.snapshot.minSequence());
+        long min = Long.MAX_VALUE;
+        for (Segment s : state.get().view.segments()) {
+            min = Math.min(min, s.minSequence());
+        }
+        return min;
     }
 
     @Override
     public MemStoreStats stats() {
-        State s = state;
-        return MemStoreStats.of(s.view.segments(), 0, 1, 0);
+        return MemStoreStats.of(state.get().view.segments(), 0, 1, 0, layout.poolStats());
     }
 
     @Override
     public void close() {
-        state = new State(new SkipListSegment(), null);
+        MutableSegment empty = layout.newMutable();
+        state.install(cur -> new MemStoreState(empty, Pipeline.EMPTY, List.of(), false));
+        StateRef.releaseCreator(empty);
+        layout.close();
     }
 }

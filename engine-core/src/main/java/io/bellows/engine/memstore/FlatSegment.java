@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <p>Thread safety: immutable after construction; safely published through the MemStore state.
  */
-final class FlatSegment implements Segment, CellSource {
+final class FlatSegment implements ImmutableSegment, CellSource {
     /** Heap of one index entry: a compressed reference. */
     static final int INDEX_ENTRY = 4;
     /** Array header and the segment object. */
@@ -86,8 +86,8 @@ final class FlatSegment implements Segment, CellSource {
         return cells.length;
     }
 
-    /** Distinct user keys: the uniqueness estimate of ADAPTIVE reads it after a merge. */
-    int uniqueKeys() {
+    @Override
+    public long uniqueKeys() {
         return uniqueKeys;
     }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so a chunk is recycled only when no current state and no open view lists a segment using it.
  */
 final class MemStoreState {
-    final SkipListSegment active;
+    final MutableSegment active;
     final Pipeline pipeline;
     /** Segments being flushed to disk, newest first; empty when none. */
     final List<Segment> snapshot;
@@ -24,7 +24,7 @@ final class MemStoreState {
     private final AtomicInteger refs = new AtomicInteger(1);
 
     /** REQUIRES: the caller holds references to every segment's memory (a pinned state, or ownership). */
-    MemStoreState(SkipListSegment active, Pipeline pipeline, List<Segment> snapshot, boolean snapshotPending) {
+    MemStoreState(MutableSegment active, Pipeline pipeline, List<Segment> snapshot, boolean snapshotPending) {
         this.active = active;
         this.pipeline = pipeline;
         this.snapshot = snapshot;

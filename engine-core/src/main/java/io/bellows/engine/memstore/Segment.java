@@ -19,8 +19,13 @@ public interface Segment {
     /** Key and value bytes held. */
     long dataSize();
 
-    /** Estimated heap held: data plus index and object overhead. */
+    /** Estimated heap held: data plus index and object overhead, for what lives on the heap. */
     long heapSize();
+
+    /** Off-heap bytes held: cell data, record headers and index entries kept outside the heap. */
+    default long offHeapSize() {
+        return 0;
+    }
 
     long entries();
 
@@ -30,7 +35,7 @@ public interface Segment {
     /** Highest sequence held, or 0 when empty. */
     long maxSequence();
 
-    /** How the segment indexes its cells ("skiplist", "flat"), for metrics by segment kind. */
+    /** How the segment indexes its cells ("skiplist", "flat", "serialized"), for metrics by segment kind. */
     String kind();
 
     /**

@@ -2,7 +2,6 @@ package io.bellows.engine.memstore;
 
 import io.bellows.engine.iter.InternalIterator;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -14,9 +13,6 @@ import java.util.PriorityQueue;
  */
 final class SegmentBuilder {
     private SegmentBuilder() {}
-
-    /** The outcome of a compaction: the segment and what it left out. */
-    record Compacted(FlatSegment segment, long cellsEliminated, long bytesEliminated) {}
 
     static FlatSegment flatten(Segment s) {
         return new FlatSegment(toArray(cellsOf(s), s.entries()), s.memory());
@@ -34,23 +30,10 @@ final class SegmentBuilder {
     }
 
     /**
-     * Merges {@code segments}, keeping of each key only the versions some reader can still see, and
-     * copies the survivors into {@code out} (null: they keep their own arrays).
-     *
-     * <p>The read points are the live snapshots plus {@code published}, the last sequence readers could
-     * see when the snapshots were listed: a snapshot taken later reads at or above it. A reader at
-     * sequence s sees, of each key, the newest version at or below s; so of the versions between two
-     * consecutive read points only the newest can be read. Versions above {@code published} may belong
-     * to a write group not yet visible, and a later snapshot can land between any two of them, so all
-     * are kept. Tombstones are dropped only when a newer version of the same stretch shadows them: the
-     * newest version of a key is always kept, so a tombstone still hides what it deletes on disk.
-     *
-     * @param snapshots live snapshot sequences, ascending
+     * Merges {@code segments}, keeping the versions {@code retention} keeps, and copies the survivors
+     * into {@code out} (null: they keep their own arrays).
      */
-    static Compacted compact(List<Segment> segments, long[] snapshots, long published, Mslab out) {
-        long[] points = Arrays.copyOf(snapshots, snapshots.length + 1);
-        points[snapshots.length] = published;
-        Arrays.sort(points);
+    static Compacted compact(List<Segment> segments, Retention retention, Mslab out) {
         long n = 0;
         for (Segment s : segments) {
             n += s.entries();
@@ -59,13 +42,10 @@ final class SegmentBuilder {
         long droppedCells = 0;
         long droppedBytes = 0;
         Cell prev = null;
-        int prevStripe = -1;
         for (Iterator<Cell> it = merged(segments); it.hasNext(); ) {
             Cell c = it.next();
-            int stripe = stripe(points, c.sequence);
-            boolean keep = prev == null || !prev.sameKey(c) || stripe != prevStripe || c.sequence > published;
+            boolean keep = retention.keep(prev != null && prev.sameKey(c), c.sequence);
             prev = c;
-            prevStripe = stripe;
             if (keep) {
                 kept.add(out == null ? c : out.copyOf(c));
             } else {
@@ -75,12 +55,6 @@ final class SegmentBuilder {
         }
         FlatSegment seg = new FlatSegment(kept.toArray(new Cell[0]), out == null ? List.of() : List.of(out));
         return new Compacted(seg, droppedCells, droppedBytes);
-    }
-
-    /** Index of the first read point at or above {@code seq}: versions with equal index share a stretch. */
-    private static int stripe(long[] points, long seq) {
-        int i = Arrays.binarySearch(points, seq);
-        return i >= 0 ? i : -i - 1;
     }
 
     private static Cell[] toArray(Iterator<Cell> it, long sizeHint) {

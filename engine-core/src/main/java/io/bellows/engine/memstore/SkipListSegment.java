@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  * only ever looks at sequences that were published after their cells were inserted. With an MSLAB the
  * cells' bytes are copied into its chunks.
  */
-final class SkipListSegment implements Segment, CellSource {
+final class SkipListSegment implements MutableSegment, CellSource {
     /**
      * Heap of one ConcurrentSkipListMap entry as HBase's ClassSize computes it: a node (header, key,
      * value and next references: 24 B) plus one index node per two entries on average (24 B / 2),
@@ -43,8 +43,8 @@ final class SkipListSegment implements Segment, CellSource {
         this.memory = mslab == null ? List.of() : List.of(mslab);
     }
 
-    /** REQUIRES: one adding thread at a time. */
-    void add(byte[] key, long seq, int kind, byte[] value) {
+    @Override
+    public void add(byte[] key, long seq, int kind, byte[] value) {
         Cell c = mslab == null ? Cell.of(key, seq, kind, value) : mslab.copy(key, seq, kind, value);
         cells.add(c);
         dataSize.add(c.dataSize());

@@ -9,6 +9,7 @@ import io.bellows.engine.Cursor;
 import io.bellows.engine.EngineConfigs;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.WriteBatch;
@@ -38,12 +39,12 @@ class CrashRecoveryTest {
     /** One logical write: a batch of puts/deletes. */
     private record Op(List<byte[]> keys, List<byte[]> values) {}
 
-    @ParameterizedTest(name = "{0}/{1}")
+    @ParameterizedTest(name = "{0}/{1}/{2}")
     @MethodSource("io.bellows.engine.EngineConfigs#all")
-    void syncedWritesSurviveCrashes(CompactionStyle style, InMemoryCompaction policy) {
+    void syncedWritesSurviveCrashes(CompactionStyle style, InMemoryCompaction policy, MemoryLayout layout) {
         long seed = TestSeeds.seed("CrashRecoveryTest[" + style + "/" + policy + "]");
         Random rnd = new Random(seed);
-        EngineOptions options = EngineConfigs.small(style, policy).build();
+        EngineOptions options = EngineConfigs.small(style, policy, layout).build();
         CrashableFileSystem fs = new CrashableFileSystem();
         TreeMap<byte[], byte[]> durable = new TreeMap<>(Bytes.COMPARATOR);
         List<Op> sinceSync = new ArrayList<>();

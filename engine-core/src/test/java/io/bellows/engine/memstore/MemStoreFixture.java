@@ -46,7 +46,8 @@ final class MemStoreFixture {
         this.pool = pool;
         MemStoreContext ctx = new MemStoreContext(published::get, () -> snapshots, executor, counters,
                 minSequenceCallbacks::incrementAndGet);
-        this.store = new CompactingMemStore(policy, flushSize, activeFraction, pipelineLimit, threshold, pool, ctx);
+        this.store = new CompactingMemStore(policy, flushSize, activeFraction, pipelineLimit, threshold,
+                new OnHeapLayout(pool), ctx);
     }
 
     static byte[] b(String s) {

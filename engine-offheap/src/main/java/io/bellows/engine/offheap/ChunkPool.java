@@ -1,0 +1,238 @@
+package io.bellows.engine.offheap;
+
+import io.bellows.engine.MemoryLimitException;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The bounded pool of off-heap chunks behind one OFF_HEAP MemStore: fixed-size data chunks (the MSLAB
+ * chunk size), fixed-size index chunks for serialized segments, and jumbo chunks sized to one cell too
+ * large for a data chunk. Returned data and index chunks are kept for reuse up to a bound, so a MemStore
+ * that flushes at a steady rate allocates its chunks once; the rest go back to the allocator.
+ *
+ * <p>Every byte allocated from the allocator (chunks in use and free) counts against the limit. When
+ * it is reached, writers wait for a flush or a compaction to return chunks (backpressure) and give up
+ * with a {@link MemoryLimitException} after {@code writerWaitNanos}; compactions give up at once, since
+ * theirs is optional work that must never hold back a flush. Jumbo chunks are off-heap too and are
+ * counted as such (HBase allocates them on the heap yet counts them off-heap).
+ *
+ * <p>Thread safety: one lock guards the free lists and counters. It is taken once per chunk (per
+ * megabytes of cells), never per cell.
+ */
+final class ChunkPool implements AutoCloseable {
+    private final ByteBufAllocator allocator;
+    private final String allocatorName;
+    private final int dataChunkSize;
+    private final int indexChunkSize;
+    private final long limit;
+    private final long maxFreeBytes;
+    private final long writerWaitNanos;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition returned = lock.newCondition();
+    private final ArrayDeque<Chunk> freeData = new ArrayDeque<>();
+    private final ArrayDeque<Chunk> freeIndex = new ArrayDeque<>();
+    private long allocatedBytes;
+    private long freeBytes;
+    private long inUse;
+    private boolean closed;
+
+    /**
+     * @param allocator where chunks come from and go back to
+     * @param dataChunkSize bytes per data chunk
+     * @param indexChunkSize bytes per index chunk; a power of two
+     * @param limit most bytes allocated at once
+     * @param maxFreeBytes most bytes kept for reuse; 0 returns every chunk to the allocator at once
+     * @param writerWaitNanos how long a writer waits for a chunk before failing
+     */
+    ChunkPool(ByteBufAllocator allocator, String allocatorName, int dataChunkSize, int indexChunkSize, long limit,
+            long maxFreeBytes, long writerWaitNanos) {
+        if (Integer.bitCount(indexChunkSize) != 1) {
+            throw new IllegalArgumentException("index chunk size must be a power of two, got " + indexChunkSize);
+        }
+        this.allocator = allocator;
+        this.allocatorName = allocatorName;
+        this.dataChunkSize = dataChunkSize;
+        this.indexChunkSize = indexChunkSize;
+        this.limit = limit;
+        this.maxFreeBytes = maxFreeBytes;
+        this.writerWaitNanos = writerWaitNanos;
+    }
+
+    int dataChunkSize() {
+        return dataChunkSize;
+    }
+
+    int indexChunkSize() {
+        return indexChunkSize;
+    }
+
+    /** A data chunk for a writer ({@code wait}: blocks while the pool is exhausted) or a compaction. */
+    Chunk takeData(boolean wait) {
+        return take(Chunk.Kind.DATA, dataChunkSize, wait);
+    }
+
+    Chunk takeIndex(boolean wait) {
+        return take(Chunk.Kind.INDEX, indexChunkSize, wait);
+    }
+
+    /** A chunk of exactly {@code size} bytes for one large cell; never kept for reuse. */
+    Chunk takeJumbo(int size, boolean wait) {
+        return take(Chunk.Kind.JUMBO, size, wait);
+    }
+
+    private Chunk take(Chunk.Kind kind, int size, boolean wait) {
+        lock.lock();
+        try {
+            long deadline = System.nanoTime() + writerWaitNanos;
+            while (true) {
+                if (closed) {
+                    throw new IllegalStateException("off-heap chunk pool is closed");
+                }
+                ArrayDeque<Chunk> free = freeList(kind);
+                Chunk c = free == null ? null : free.pollFirst();
+                if (c != null) {
+                    freeBytes -= c.capacity;
+                    inUse++;
+                    return c;
+                }
+                if (allocatedBytes + size > limit) {
+                    // Reuse nothing of another size: drop free chunks of the other kind to make room.
+                    trimFree(allocatedBytes + size - limit);
+                }
+                if (allocatedBytes + size <= limit) {
+                    c = allocate(kind, size);
+                    allocatedBytes += size;
+                    inUse++;
+                    return c;
+                }
+                long left = deadline - System.nanoTime();
+                if (!wait || left <= 0) {
+                    throw new MemoryLimitException("off-heap MemStore limit of " + limit + " bytes reached ("
+                            + inUse + " chunks in use, " + allocatedBytes + " bytes allocated"
+                            + (wait ? ", waited " + TimeUnit.NANOSECONDS.toMillis(writerWaitNanos) + " ms" : "")
+                            + "); raise offHeapLimit or lower memstoreSize");
+                }
+                returned.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MemoryLimitException("interrupted while waiting for an off-heap chunk", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Chunk allocate(Chunk.Kind kind, int size) {
+        try {
+            return new Chunk(allocator.directBuffer(size, size), kind);
+        } catch (OutOfMemoryError e) {
+            throw new MemoryLimitException("cannot allocate a " + size + "-byte off-heap chunk: the JVM's direct"
+                    + " memory is exhausted (" + e.getMessage() + "); raise -XX:MaxDirectMemorySize above"
+                    + " offHeapLimit (" + limit + ")", e);
+        }
+    }
+
+    /** Gives a chunk back: kept for reuse when there is room, else released to the allocator. */
+    void give(Chunk c) {
+        boolean release;
+        lock.lock();
+        try {
+            inUse--;
+            ArrayDeque<Chunk> free = freeList(c.kind);
+            release = closed || free == null || freeBytes + c.capacity > maxFreeBytes;
+            if (release) {
+                allocatedBytes -= c.capacity;
+            } else {
+                free.addFirst(c);
+                freeBytes += c.capacity;
+            }
+            returned.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (release) {
+            c.owner.release();
+        }
+    }
+
+    /** REQUIRES: lock held. Releases free chunks, index chunks first, until {@code bytes} are freed. */
+    private void trimFree(long bytes) {
+        long freed = trim(freeIndex, bytes);
+        trim(freeData, bytes - freed);
+    }
+
+    private long trim(ArrayDeque<Chunk> free, long bytes) {
+        long freed = 0;
+        Chunk c;
+        while (freed < bytes && (c = free.pollLast()) != null) {
+            freeBytes -= c.capacity;
+            allocatedBytes -= c.capacity;
+            freed += c.capacity;
+            c.owner.release();
+        }
+        return freed;
+    }
+
+    private ArrayDeque<Chunk> freeList(Chunk.Kind kind) {
+        switch (kind) {
+            case DATA:
+                return freeData;
+            case INDEX:
+                return freeIndex;
+            default:
+                return null;
+        }
+    }
+
+    long chunksInUse() {
+        lock.lock();
+        try {
+            return inUse;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long chunksFree() {
+        lock.lock();
+        try {
+            return freeData.size() + freeIndex.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes allocated from the allocator: chunks in use and chunks kept for reuse. */
+    long allocatedBytes() {
+        lock.lock();
+        try {
+            return allocatedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long limit() {
+        return limit;
+    }
+
+    String allocatorName() {
+        return allocatorName;
+    }
+
+    /** Releases the free chunks; chunks still in use are released as they come back. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            trimFree(Long.MAX_VALUE);
+            returned.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

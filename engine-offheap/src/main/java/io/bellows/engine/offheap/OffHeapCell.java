@@ -1,0 +1,90 @@
+package io.bellows.engine.offheap;
+
+import io.netty.buffer.ByteBuf;
+import java.util.Comparator;
+
+/**
+ * One entry of an off-heap active segment: a Java object (the skiplist needs one) pointing at the
+ * cell's record in an MSLAB chunk. Only the small active segment has these; flattening turns them into
+ * 16-byte index entries and drops them. A probe for a lookup carries a heap key instead of a record.
+ */
+final class OffHeapCell {
+    /** Internal-key order: user key ascending, sequence descending. */
+    static final Comparator<OffHeapCell> ORDER = OffHeapCell::compare;
+
+    /**
+     * Estimated heap of one cell object: 12 B header, two references, four ints and a long, aligned
+     * to 48 B with compressed oops.
+     */
+    static final int OBJECT_SIZE = 48;
+
+    final ByteBuf buf;
+    /** Number of the record's chunk within its MSLAB. */
+    final int chunkNo;
+    /** Offset of the record (its header) within the chunk. */
+    final int record;
+    final int keyLen;
+    final long sequence;
+    final int kind;
+    /** Non-null only for a probe: the key searched for. */
+    final byte[] probeKey;
+
+    OffHeapCell(ByteBuf buf, int chunkNo, int record, int keyLen, long sequence, int kind) {
+        this.buf = buf;
+        this.chunkNo = chunkNo;
+        this.record = record;
+        this.keyLen = keyLen;
+        this.sequence = sequence;
+        this.kind = kind;
+        this.probeKey = null;
+    }
+
+    private OffHeapCell(byte[] probeKey, long sequence) {
+        this.buf = null;
+        this.chunkNo = -1;
+        this.record = -1;
+        this.keyLen = probeKey.length;
+        this.sequence = sequence;
+        this.kind = 0;
+        this.probeKey = probeKey;
+    }
+
+    /** A search probe: orders before every version of {@code key} newer than {@code sequence}. */
+    static OffHeapCell probe(byte[] key, long sequence) {
+        return new OffHeapCell(key, sequence);
+    }
+
+    int keyOffset() {
+        return record + OffHeapMslab.HEADER;
+    }
+
+    int valueLength() {
+        return OffHeapMslab.valueLength(buf, record);
+    }
+
+    byte[] key() {
+        return OffHeapKeys.copy(buf, keyOffset(), keyLen);
+    }
+
+    /** The value, or null for a tombstone. */
+    byte[] value(boolean put) {
+        return put ? OffHeapKeys.copy(buf, keyOffset() + keyLen, valueLength()) : null;
+    }
+
+    boolean keyEquals(byte[] key) {
+        return keyLen == key.length && OffHeapKeys.compare(buf, keyOffset(), keyLen, key) == 0;
+    }
+
+    static int compare(OffHeapCell a, OffHeapCell b) {
+        int c;
+        if (a.probeKey != null) {
+            c = b.probeKey != null ? java.util.Arrays.compareUnsigned(a.probeKey, b.probeKey)
+                    : -OffHeapKeys.compare(b.buf, b.keyOffset(), b.keyLen, a.probeKey);
+        } else if (b.probeKey != null) {
+            c = OffHeapKeys.compare(a.buf, a.keyOffset(), a.keyLen, b.probeKey);
+        } else {
+            c = OffHeapKeys.compare(a.buf, a.keyOffset(), a.keyLen, b.buf, b.keyOffset(), b.keyLen);
+        }
+        return c != 0 ? c : Long.compare(b.sequence, a.sequence);
+    }
+}

@@ -1,0 +1,57 @@
+package io.bellows.engine.offheap;
+
+import io.bellows.engine.memstore.Compacted;
+import io.bellows.engine.memstore.ImmutableSegment;
+import io.bellows.engine.memstore.MutableSegment;
+import io.bellows.engine.memstore.Retention;
+import io.bellows.engine.memstore.Segment;
+import io.bellows.engine.memstore.SegmentLayout;
+import java.util.List;
+
+/**
+ * The OFF_HEAP layout: active segments are skiplists over records in an off-heap MSLAB; flattening,
+ * merging and compacting build {@link SerializedSegment}s, whose index is off-heap too. Every chunk
+ * comes from one bounded {@link ChunkPool} per MemStore.
+ */
+final class OffHeapLayout implements SegmentLayout {
+    private final ChunkPool pool;
+
+    OffHeapLayout(ChunkPool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public MutableSegment newMutable() {
+        // Writers wait for chunks (a flush in progress returns them); they never fail over to the heap.
+        return new OffHeapSkipListSegment(new OffHeapMslab(pool, true));
+    }
+
+    @Override
+    public ImmutableSegment flatten(Segment segment) {
+        return SerializedBuilder.flatten(pool, segment);
+    }
+
+    @Override
+    public ImmutableSegment merge(List<Segment> segments) {
+        return SerializedBuilder.merge(pool, segments);
+    }
+
+    @Override
+    public Compacted compact(List<Segment> segments, Retention retention) {
+        return SerializedBuilder.compact(pool, segments, retention);
+    }
+
+    @Override
+    public PoolStats poolStats() {
+        return new PoolStats(pool.chunksInUse(), pool.chunksFree(), pool.allocatedBytes());
+    }
+
+    ChunkPool pool() {
+        return pool;
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}
