@@ -147,66 +147,34 @@ final class FlatSegment implements ImmutableSegment, CellSource {
         return memory;
     }
 
-    private final class ArrayIterator implements InternalIterator {
-        private int pos = cells.length;
-        private byte[] key;
-        private byte[] value;
-        private boolean valueRead;
-
-        @Override
-        public boolean isValid() {
-            return pos < cells.length;
+    private final class ArrayIterator extends IndexedIterator {
+        ArrayIterator() {
+            super(cells.length);
         }
 
         @Override
-        public void seekToFirst() {
-            moveTo(0);
+        protected int ceiling(byte[] key, long sequence) {
+            return FlatSegment.this.ceiling(key, sequence);
         }
 
         @Override
-        public void seek(byte[] userKey, long sequence) {
-            moveTo(ceiling(userKey, sequence));
+        protected byte[] keyAt(int i) {
+            return cells[i].key();
         }
 
         @Override
-        public void next() {
-            moveTo(pos + 1);
-        }
-
-        private void moveTo(int i) {
-            pos = i;
-            key = i < cells.length ? cells[i].key() : null;
-            value = null;
-            valueRead = false;
+        protected byte[] valueAt(int i) {
+            return cells[i].value();
         }
 
         @Override
-        public byte[] key() {
-            return key;
+        protected long sequenceAt(int i) {
+            return cells[i].sequence;
         }
 
         @Override
-        public long sequence() {
-            return cells[pos].sequence;
-        }
-
-        @Override
-        public int kind() {
-            return cells[pos].kind;
-        }
-
-        @Override
-        public byte[] value() {
-            if (!valueRead) {
-                value = cells[pos].value();
-                valueRead = true;
-            }
-            return value;
-        }
-
-        @Override
-        public void close() {
-            pos = cells.length;
+        protected int kindAt(int i) {
+            return cells[i].kind;
         }
     }
 }

@@ -6,9 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAccumulator;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The mutable segment: a concurrent skiplist of cells (HBase's CellSet over ConcurrentSkipListMap).
@@ -27,10 +24,7 @@ final class SkipListSegment implements MutableSegment, CellSource {
     private final ConcurrentSkipListSet<Cell> cells = new ConcurrentSkipListSet<>(Cell.ORDER);
     private final Mslab mslab;
     private final List<SegmentMemory> memory;
-    private final LongAdder dataSize = new LongAdder();
-    private final LongAdder entries = new LongAdder();
-    private final LongAccumulator minSeq = new LongAccumulator(Math::min, Long.MAX_VALUE);
-    private final AtomicLong maxSeq = new AtomicLong();
+    private final SegmentCounters counters = new SegmentCounters();
 
     /** A segment whose cells keep their own arrays. */
     SkipListSegment() {
@@ -47,10 +41,7 @@ final class SkipListSegment implements MutableSegment, CellSource {
     public void add(byte[] key, long seq, int kind, byte[] value) {
         Cell c = mslab == null ? Cell.of(key, seq, kind, value) : mslab.copy(key, seq, kind, value);
         cells.add(c);
-        dataSize.add(c.dataSize());
-        entries.increment();
-        minSeq.accumulate(seq);
-        maxSeq.accumulateAndGet(seq, Math::max);
+        counters.add(seq, c.dataSize());
     }
 
     @Override
@@ -75,29 +66,29 @@ final class SkipListSegment implements MutableSegment, CellSource {
 
     @Override
     public long dataSize() {
-        return dataSize.sum();
+        return counters.dataSize();
     }
 
     @Override
     public long heapSize() {
-        long n = entries.sum();
+        long n = counters.entries();
         int perCell = SKIPLIST_ENTRY_OVERHEAD + Cell.OBJECT_SIZE + (mslab == null ? Cell.ARRAYS_OVERHEAD : 0);
-        return dataSize.sum() + n * perCell;
+        return counters.dataSize() + n * perCell;
     }
 
     @Override
     public long entries() {
-        return entries.sum();
+        return counters.entries();
     }
 
     @Override
     public long minSequence() {
-        return minSeq.get();
+        return counters.minSequence();
     }
 
     @Override
     public long maxSequence() {
-        return maxSeq.get();
+        return counters.maxSequence();
     }
 
     @Override
@@ -110,75 +101,35 @@ final class SkipListSegment implements MutableSegment, CellSource {
         return memory;
     }
 
-    /** Iterator over a navigable set of cells; re-seeks by taking a tail view. */
-    static final class CellSetIterator implements InternalIterator {
-        private final NavigableSet<Cell> set;
-        private Iterator<Cell> it;
-        private Cell current;
-        private byte[] key;
-        private byte[] value;
-        private boolean valueRead;
-
+    /** Iterator over a navigable set of on-heap cells. */
+    static final class CellSetIterator extends SkipListIterator<Cell> {
         CellSetIterator(NavigableSet<Cell> set) {
-            this.set = set;
+            super(set);
         }
 
         @Override
-        public boolean isValid() {
-            return current != null;
+        protected Cell probe(byte[] key, long sequence) {
+            return Cell.probe(key, sequence);
         }
 
         @Override
-        public void seekToFirst() {
-            it = set.iterator();
-            advance();
+        protected byte[] keyOf(Cell c) {
+            return c.key();
         }
 
         @Override
-        public void seek(byte[] userKey, long sequence) {
-            it = set.tailSet(Cell.probe(userKey, sequence), true).iterator();
-            advance();
+        protected byte[] valueOf(Cell c) {
+            return c.value();
         }
 
         @Override
-        public void next() {
-            advance();
-        }
-
-        private void advance() {
-            current = it.hasNext() ? it.next() : null;
-            key = current == null ? null : current.key();
-            value = null;
-            valueRead = false;
+        protected long sequenceOf(Cell c) {
+            return c.sequence;
         }
 
         @Override
-        public byte[] key() {
-            return key;
-        }
-
-        @Override
-        public long sequence() {
-            return current.sequence;
-        }
-
-        @Override
-        public int kind() {
-            return current.kind;
-        }
-
-        @Override
-        public byte[] value() {
-            if (!valueRead) {
-                value = current.value();
-                valueRead = true;
-            }
-            return value;
-        }
-
-        @Override
-        public void close() {
-            current = null;
+        protected int kindOf(Cell c) {
+            return c.kind;
         }
     }
 }

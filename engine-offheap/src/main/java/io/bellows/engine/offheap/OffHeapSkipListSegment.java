@@ -4,15 +4,14 @@ import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.key.Lookup;
 import io.bellows.engine.memstore.MutableSegment;
+import io.bellows.engine.memstore.SegmentCounters;
 import io.bellows.engine.memstore.SegmentMemory;
+import io.bellows.engine.memstore.SkipListIterator;
 import io.netty.buffer.ByteBuf;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAccumulator;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The OFF_HEAP active segment: a concurrent skiplist of {@link OffHeapCell}s whose bytes live in an
@@ -26,10 +25,7 @@ final class OffHeapSkipListSegment implements MutableSegment {
     private final ConcurrentSkipListSet<OffHeapCell> cells = new ConcurrentSkipListSet<>(OffHeapCell.ORDER);
     final OffHeapMslab mslab;
     private final List<SegmentMemory> memory;
-    private final LongAdder dataSize = new LongAdder();
-    private final LongAdder entries = new LongAdder();
-    private final LongAccumulator minSeq = new LongAccumulator(Math::min, Long.MAX_VALUE);
-    private final AtomicLong maxSeq = new AtomicLong();
+    private final SegmentCounters counters = new SegmentCounters();
 
     OffHeapSkipListSegment(OffHeapMslab mslab) {
         this.mslab = mslab;
@@ -41,10 +37,7 @@ final class OffHeapSkipListSegment implements MutableSegment {
         byte[] v = kind == InternalKeys.KIND_PUT ? value : null;
         ByteBuf b = mslab.append(key, v);
         cells.add(new OffHeapCell(b, mslab.lastChunkNo, mslab.lastOffset, key.length, seq, kind));
-        dataSize.add(key.length + (v == null ? 0 : v.length));
-        entries.increment();
-        minSeq.accumulate(seq);
-        maxSeq.accumulateAndGet(seq, Math::max);
+        counters.add(seq, key.length + (v == null ? 0 : v.length));
     }
 
     /** The cells in internal-key order; the segment must no longer be written. */
@@ -69,33 +62,33 @@ final class OffHeapSkipListSegment implements MutableSegment {
 
     @Override
     public long dataSize() {
-        return dataSize.sum();
+        return counters.dataSize();
     }
 
     /** Only the skiplist and the cell objects: the bytes are off-heap. */
     @Override
     public long heapSize() {
-        return entries.sum() * (SKIPLIST_ENTRY_OVERHEAD + OffHeapCell.OBJECT_SIZE);
+        return counters.entries() * (SKIPLIST_ENTRY_OVERHEAD + OffHeapCell.OBJECT_SIZE);
     }
 
     @Override
     public long offHeapSize() {
-        return dataSize.sum() + entries.sum() * OffHeapMslab.HEADER;
+        return counters.dataSize() + counters.entries() * OffHeapMslab.HEADER;
     }
 
     @Override
     public long entries() {
-        return entries.sum();
+        return counters.entries();
     }
 
     @Override
     public long minSequence() {
-        return minSeq.get();
+        return counters.minSequence();
     }
 
     @Override
     public long maxSequence() {
-        return maxSeq.get();
+        return counters.maxSequence();
     }
 
     @Override
@@ -108,75 +101,34 @@ final class OffHeapSkipListSegment implements MutableSegment {
         return memory;
     }
 
-    /** Iterator over the skiplist; re-seeks by taking a tail view. */
-    private static final class CellIterator implements InternalIterator {
-        private final NavigableSet<OffHeapCell> set;
-        private Iterator<OffHeapCell> it;
-        private OffHeapCell current;
-        private byte[] key;
-        private byte[] value;
-        private boolean valueRead;
-
+    private static final class CellIterator extends SkipListIterator<OffHeapCell> {
         CellIterator(NavigableSet<OffHeapCell> set) {
-            this.set = set;
+            super(set);
         }
 
         @Override
-        public boolean isValid() {
-            return current != null;
+        protected OffHeapCell probe(byte[] key, long sequence) {
+            return OffHeapCell.probe(key, sequence);
         }
 
         @Override
-        public void seekToFirst() {
-            it = set.iterator();
-            advance();
+        protected byte[] keyOf(OffHeapCell c) {
+            return c.key();
         }
 
         @Override
-        public void seek(byte[] userKey, long sequence) {
-            it = set.tailSet(OffHeapCell.probe(userKey, sequence), true).iterator();
-            advance();
+        protected byte[] valueOf(OffHeapCell c) {
+            return c.value(c.kind == InternalKeys.KIND_PUT);
         }
 
         @Override
-        public void next() {
-            advance();
-        }
-
-        private void advance() {
-            current = it.hasNext() ? it.next() : null;
-            key = current == null ? null : current.key();
-            value = null;
-            valueRead = false;
+        protected long sequenceOf(OffHeapCell c) {
+            return c.sequence;
         }
 
         @Override
-        public byte[] key() {
-            return key;
-        }
-
-        @Override
-        public long sequence() {
-            return current.sequence;
-        }
-
-        @Override
-        public int kind() {
-            return current.kind;
-        }
-
-        @Override
-        public byte[] value() {
-            if (!valueRead) {
-                value = current.value(current.kind == InternalKeys.KIND_PUT);
-                valueRead = true;
-            }
-            return value;
-        }
-
-        @Override
-        public void close() {
-            current = null;
+        protected int kindOf(OffHeapCell c) {
+            return c.kind;
         }
     }
 }

@@ -4,6 +4,7 @@ import io.bellows.engine.iter.InternalIterator;
 import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.key.Lookup;
 import io.bellows.engine.memstore.ImmutableSegment;
+import io.bellows.engine.memstore.IndexedIterator;
 import io.bellows.engine.memstore.SegmentMemory;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
@@ -194,72 +195,34 @@ final class SerializedSegment implements ImmutableSegment {
         return memory;
     }
 
-    private final class IndexIterator implements InternalIterator {
-        private int pos = entries;
-        private byte[] key;
-        private long trailer;
-        private byte[] value;
-        private boolean valueRead;
-
-        @Override
-        public boolean isValid() {
-            return pos < entries;
+    private final class IndexIterator extends IndexedIterator {
+        IndexIterator() {
+            super(entries);
         }
 
         @Override
-        public void seekToFirst() {
-            moveTo(0);
+        protected int ceiling(byte[] key, long sequence) {
+            return SerializedSegment.this.ceiling(key, sequence);
         }
 
         @Override
-        public void seek(byte[] userKey, long sequence) {
-            moveTo(ceiling(userKey, sequence));
+        protected byte[] keyAt(int i) {
+            return SerializedSegment.this.key(i);
         }
 
         @Override
-        public void next() {
-            moveTo(pos + 1);
-        }
-
-        private void moveTo(int i) {
-            pos = i;
-            if (i < entries) {
-                key = SerializedSegment.this.key(i);
-                trailer = index.trailer(i);
-            } else {
-                key = null;
-            }
-            value = null;
-            valueRead = false;
+        protected byte[] valueAt(int i) {
+            return SerializedSegment.this.value(i, kindAt(i));
         }
 
         @Override
-        public byte[] key() {
-            return key;
+        protected long sequenceAt(int i) {
+            return InternalKeys.sequence(index.trailer(i));
         }
 
         @Override
-        public long sequence() {
-            return InternalKeys.sequence(trailer);
-        }
-
-        @Override
-        public int kind() {
-            return InternalKeys.kind(trailer);
-        }
-
-        @Override
-        public byte[] value() {
-            if (!valueRead) {
-                value = SerializedSegment.this.value(pos, kind());
-                valueRead = true;
-            }
-            return value;
-        }
-
-        @Override
-        public void close() {
-            pos = entries;
+        protected int kindAt(int i) {
+            return InternalKeys.kind(index.trailer(i));
         }
     }
 }
