@@ -8,6 +8,7 @@ import io.bellows.engine.EngineClosedException;
 import io.bellows.engine.EngineIOException;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
+import io.bellows.engine.MemoryLimitException;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
 import io.bellows.engine.WriteBatch;
@@ -93,6 +94,10 @@ public final class EngineImpl implements Engine {
     /** Largest write group: big enough to amortize a sync, small enough to bound a follower's latency. */
     private static final long MAX_GROUP_BYTES = 1 << 20;
     private static final long STALL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often a write waiting for MemStore memory rechecks: views close without signalling. */
+    private static final long MEMORY_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How long a write waits for MemStore memory before it is refused (before being logged). */
+    private static final long MEMORY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long MAX_RETRY_DELAY_MS = 5_000;
 
     private final Path dir;
@@ -423,7 +428,7 @@ public final class EngineImpl implements Engine {
             List<Writer> group = new ArrayList<>();
             Throwable error = null;
             try {
-                makeRoomForWrite(w.batch == null);
+                makeRoomForWrite(w.batch == null, w.batch == null ? 0 : w.batch.encodedLength());
                 if (w.batch != null) {
                     buildGroup(w, group);
                     writeGroup(group);
@@ -478,7 +483,8 @@ public final class EngineImpl implements Engine {
             if (x.batch == null || x.logged() != leader.logged()) {
                 break;
             }
-            if (!group.isEmpty() && bytes + x.batch.encodedLength() > MAX_GROUP_BYTES) {
+            if (!group.isEmpty() && (bytes + x.batch.encodedLength() > MAX_GROUP_BYTES
+                    || !memstore.hasRoomFor(bytes + x.batch.encodedLength()))) {
                 break;
             }
             bytes += x.batch.encodedLength();
@@ -549,11 +555,14 @@ public final class EngineImpl implements Engine {
 
     /**
      * REQUIRES: lock held, caller is the leader. Waits while the MemStore or L0 is over its limits and
-     * switches to a new MemStore and WAL when the current one is full (or {@code force}).
+     * switches to a new MemStore and WAL when the current one is full (or {@code force}). A group of
+     * {@code bytes} the MemStore's memory cannot take now waits here, before it is logged, so an
+     * insert never fails after its WAL append.
      */
-    private void makeRoomForWrite(boolean force) throws IOException {
+    private void makeRoomForWrite(boolean force, long bytes) throws IOException {
         boolean allowDelay = !force;
         long stallStart = 0;
+        long memoryWaitStart = 0;
         try {
             while (true) {
                 if (closing) {
@@ -583,6 +592,28 @@ public final class EngineImpl implements Engine {
                     }
                     maybeScheduleCompaction();
                     backgroundChanged.awaitNanos(STALL_RECHECK_NANOS);
+                } else if (!force && !memstore.hasRoomFor(bytes) && !memstore.hasSnapshot()
+                        && !memstore.isActiveEmpty()) {
+                    // A bounded (off-heap) MemStore is full: flushing it frees its memory.
+                    switchMemStore();
+                } else if (!force && !memstore.hasRoomFor(bytes)) {
+                    // The flush, an in-memory compaction or readers closing their views return memory;
+                    // long-lived cursors may never do, so the wait is bounded.
+                    checkCloseNotBlocked();
+                    long now = System.nanoTime();
+                    if (memoryWaitStart == 0) {
+                        memoryWaitStart = now;
+                        if (stallStart == 0) {
+                            stallStart = now;
+                            counters.stalls.increment();
+                        }
+                    } else if (now - memoryWaitStart > MEMORY_WAIT_NANOS) {
+                        throw new MemoryLimitException("the MemStore's memory had no room for a write of " + bytes
+                                + " bytes for " + TimeUnit.NANOSECONDS.toSeconds(MEMORY_WAIT_NANOS) + " s ("
+                                + memstore.stats().pool + "); raise offHeapLimit, or close long-lived cursors,"
+                                + " which pin the MemStore memory they read");
+                    }
+                    backgroundChanged.awaitNanos(MEMORY_RECHECK_NANOS);
                 } else if (!force && !memstore.shouldFlush()) {
                     return;
                 } else if (force && memstore.isActiveEmpty()) {

@@ -263,6 +263,11 @@ final class CompactingMemStore implements MemStore {
     }
 
     @Override
+    public boolean hasRoomFor(long bytes) {
+        return layout.hasRoomFor(bytes);
+    }
+
+    @Override
     public boolean shouldFlush() {
         MemStoreState s = state.get();
         long data = s.active.dataSize();

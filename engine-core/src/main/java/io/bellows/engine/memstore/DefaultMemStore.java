@@ -37,6 +37,11 @@ final class DefaultMemStore implements MemStore {
     }
 
     @Override
+    public boolean hasRoomFor(long bytes) {
+        return layout.hasRoomFor(bytes);
+    }
+
+    @Override
     public boolean shouldFlush() {
         return state.get().active.dataSize() >= flushSize;
     }

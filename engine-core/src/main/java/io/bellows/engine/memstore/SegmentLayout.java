@@ -33,6 +33,11 @@ public interface SegmentLayout extends AutoCloseable {
      */
     Compacted compact(List<Segment> segments, Retention retention);
 
+    /** See {@link MemStore#hasRoomFor(long)}. */
+    default boolean hasRoomFor(long bytes) {
+        return true;
+    }
+
     /** Chunk counts and off-heap bytes of the layout's pool. */
     PoolStats poolStats();
 

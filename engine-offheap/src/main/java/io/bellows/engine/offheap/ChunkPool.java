@@ -187,6 +187,20 @@ final class ChunkPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a write group of {@code bytes} encoded batch bytes fits without waiting: the bytes not
+     * yet allocated plus those kept free cover it half again (a record's header can exceed its batch
+     * encoding by a few bytes per cell) and two data chunks (the current chunk's unusable tail).
+     */
+    boolean hasRoomFor(long bytes) {
+        lock.lock();
+        try {
+            return limit - allocatedBytes + freeBytes >= bytes + bytes / 2 + 2L * dataChunkSize;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     long chunksInUse() {
         lock.lock();
         try {

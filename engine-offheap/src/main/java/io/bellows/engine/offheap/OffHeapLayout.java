@@ -42,6 +42,11 @@ final class OffHeapLayout implements SegmentLayout {
     }
 
     @Override
+    public boolean hasRoomFor(long bytes) {
+        return pool.hasRoomFor(bytes);
+    }
+
+    @Override
     public PoolStats poolStats() {
         return new PoolStats(pool.chunksInUse(), pool.chunksFree(), pool.allocatedBytes());
     }
