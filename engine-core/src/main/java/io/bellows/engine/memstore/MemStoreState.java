@@ -21,6 +21,11 @@ final class MemStoreState {
     final List<Segment> snapshot;
     final boolean snapshotPending;
     final MemStoreView view;
+    /**
+     * Whether some segment lives in recycled memory. Without any, nothing needs the count: readers
+     * skip it, so the baseline's lookups touch no shared counter.
+     */
+    private final boolean counted;
     private final AtomicInteger refs = new AtomicInteger(1);
 
     /** REQUIRES: the caller holds references to every segment's memory (a pinned state, or ownership). */
@@ -33,16 +38,22 @@ final class MemStoreState {
         all.add(active);
         all.addAll(pipeline.segments);
         all.addAll(snapshot);
+        boolean anyMemory = false;
         for (Segment s : all) {
             for (SegmentMemory m : s.memory()) {
                 m.retain();
+                anyMemory = true;
             }
         }
-        this.view = new MemStoreView(Collections.unmodifiableList(all), this::release);
+        this.counted = anyMemory;
+        this.view = new MemStoreView(Collections.unmodifiableList(all), anyMemory ? this::release : null);
     }
 
     /** Pins the state unless it has already been given up entirely. */
     boolean tryRetain() {
+        if (!counted) {
+            return true;
+        }
         while (true) {
             int n = refs.get();
             if (n <= 0) {
@@ -55,6 +66,9 @@ final class MemStoreState {
     }
 
     void release() {
+        if (!counted) {
+            return;
+        }
         int n = refs.decrementAndGet();
         if (n == 0) {
             for (Segment s : view.segments()) {
