@@ -236,6 +236,8 @@ class SerializedSegmentTest {
         new Random(7).nextBytes(big);
         byte[] longKey = new byte[1000];
         Arrays.fill(longKey, (byte) 0xab);
+        byte[] maxKey = new byte[InternalKeys.MAX_KEY_LENGTH]; // the u16 key length at its top
+        Arrays.fill(maxKey, (byte) 0xfe);
         List<Entry> in = List.of(
                 new Entry(new byte[0], 1, InternalKeys.KIND_PUT, new byte[0]),
                 new Entry("a".getBytes(), 2, InternalKeys.KIND_PUT, new byte[0]),
@@ -243,7 +245,9 @@ class SerializedSegmentTest {
                 new Entry("b".getBytes(), 4, InternalKeys.KIND_PUT, big),
                 new Entry("c".getBytes(), 5, InternalKeys.KIND_DELETE, null),
                 new Entry(longKey, 6, InternalKeys.KIND_PUT, Arrays.copyOf(big, JUMBO_VALUE)),
-                new Entry(longKey, 7, InternalKeys.KIND_PUT, "small".getBytes()));
+                new Entry(longKey, 7, InternalKeys.KIND_PUT, "small".getBytes()),
+                new Entry(maxKey, 8, InternalKeys.KIND_PUT, "v".getBytes()),
+                new Entry(maxKey, 9, InternalKeys.KIND_DELETE, null));
         TreeSet<Entry> model = new TreeSet<>(ModelCells.ORDER);
         for (Entry e : in) {
             s.add(e.key(), e.seq(), e.kind(), e.value());
@@ -263,6 +267,9 @@ class SerializedSegmentTest {
             assertArrayEquals(big, lk.value);
             assertTrue(seg.get(new byte[0], 10, lk));
             assertArrayEquals(new byte[0], lk.value);
+            assertTrue(seg.get(maxKey, 8, lk));
+            assertArrayEquals("v".getBytes(), lk.value);
+            assertFalse(seg.get(Arrays.copyOf(maxKey, maxKey.length - 1), 10, lk), "a prefix is another key");
         }
         assertEquals(0, all.cellsEliminated(), "published 0: every version may be unpublished, so all stay");
         for (Segment seg : List.of(all.segment(), f, s)) {
