@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -285,6 +287,42 @@ class SegmentLifetimeTest {
             assertEquals(0, after.chunksInUse(), policy + ": no chunk in use after close");
             assertEquals(0, after.chunksFree(), policy + ": close keeps no free chunk");
             assertEquals(0, after.offHeapBytes(), policy + ": no off-heap byte held after close");
+        }
+    }
+
+    /**
+     * Closing the MemStore while in-memory compactions run on their own thread: a compaction either
+     * finishes and is discarded, or fails on the closed pool; either way every chunk goes back.
+     */
+    @ParameterizedTest
+    @EnumSource(value = InMemoryCompaction.class, names = {"BASIC", "EAGER"})
+    void closeDuringCompactionsReturnsEveryChunk(InMemoryCompaction policy) throws Exception {
+        EngineOptions options = EngineOptions.builder().memoryLayout(MemoryLayout.OFF_HEAP).inMemoryCompaction(policy)
+                .memstoreSize(1 << 20).activeSegmentFraction(0.01).pipelineSegments(2).mslabChunkSize(CHUNK).build();
+        for (int run = 0; run < 5; run++) {
+            ExecutorService compactor = Executors.newSingleThreadExecutor();
+            AtomicLong published = new AtomicLong();
+            MemStoreCounters counters = new MemStoreCounters();
+            System.setProperty(OffHeapLayoutProvider.CHECKED_RELEASE, "true");
+            MemStore store;
+            try {
+                store = MemStores.create(options, new MemStoreContext(published::get, () -> new long[0], compactor,
+                        counters, () -> {}));
+            } finally {
+                System.clearProperty(OffHeapLayoutProvider.CHECKED_RELEASE);
+            }
+            long seq = 0;
+            for (int i = 0; i < 3000 + 500 * run; i++) {
+                store.add(key(i % 500), ++seq, InternalKeys.KIND_PUT, value(i % 500, i));
+                store.endWrite();
+                published.set(seq);
+            }
+            store.close();
+            compactor.shutdown();
+            assertTrue(compactor.awaitTermination(30, TimeUnit.SECONDS));
+            SegmentLayout.PoolStats after = store.stats().pool;
+            assertEquals(0, after.chunksInUse(), policy + " run " + run + ": chunks in use after close");
+            assertEquals(0, after.offHeapBytes(), policy + " run " + run + ": off-heap bytes after close");
         }
     }
 
