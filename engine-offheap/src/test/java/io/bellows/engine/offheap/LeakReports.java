@@ -140,7 +140,7 @@ public final class LeakReports implements BeforeAllCallback, AfterAllCallback {
 
         @Override
         protected void reportTracedLeak(String resourceType, String records) {
-            REPORTS.add("LEAK: " + resourceType + " released never; recent access records:" + records);
+            REPORTS.add("LEAK: " + resourceType + ".release() was not called before it was collected.\n" + records);
             if (!quiet) {
                 super.reportTracedLeak(resourceType, records);
             }
@@ -148,7 +148,7 @@ public final class LeakReports implements BeforeAllCallback, AfterAllCallback {
 
         @Override
         protected void reportUntracedLeak(String resourceType) {
-            REPORTS.add("LEAK: " + resourceType + " released never (no access records)");
+            REPORTS.add("LEAK: " + resourceType + ".release() was not called before it was collected (no records).");
             if (!quiet) {
                 super.reportUntracedLeak(resourceType);
             }
