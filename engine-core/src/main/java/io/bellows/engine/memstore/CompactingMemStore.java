@@ -130,7 +130,13 @@ final class CompactingMemStore implements MemStore {
             LOG.debug("in-memory compaction given up until the next in-memory flush: {}", e.getMessage());
         } catch (RuntimeException | Error e) {
             failed = true;
-            LOG.error("in-memory compaction failed; the pipeline is left as it was until the next in-memory flush", e);
+            if (closed) {
+                // close() does not wait for a run; one that finds the memory closed under it is moot.
+                LOG.debug("in-memory compaction stopped by close: {}", e.toString());
+            } else {
+                LOG.error("in-memory compaction failed; the pipeline is left as it was until the next in-memory flush",
+                        e);
+            }
         } finally {
             compactionRunning.set(false);
         }
@@ -285,18 +291,22 @@ final class CompactingMemStore implements MemStore {
     @Override
     public List<Segment> snapshot() {
         MutableSegment next = layout.newMutable();
-        MemStoreState s = state.install(cur -> {
-            if (cur.snapshotPending) {
-                throw new IllegalStateException("a snapshot is already pending");
-            }
-            List<Segment> snap = new ArrayList<>(1 + cur.pipeline.segments.size());
-            if (cur.active.entries() > 0) {
-                snap.add(cur.active);
-            }
-            snap.addAll(cur.pipeline.segments);
-            return new MemStoreState(next, cur.pipeline.cleared(), List.copyOf(snap), true);
-        });
-        StateRef.releaseCreator(next);
+        MemStoreState s;
+        try {
+            s = state.install(cur -> {
+                if (cur.snapshotPending) {
+                    throw new IllegalStateException("a snapshot is already pending");
+                }
+                List<Segment> snap = new ArrayList<>(1 + cur.pipeline.segments.size());
+                if (cur.active.entries() > 0) {
+                    snap.add(cur.active);
+                }
+                snap.addAll(cur.pipeline.segments);
+                return new MemStoreState(next, cur.pipeline.cleared(), List.copyOf(snap), true);
+            });
+        } finally {
+            StateRef.releaseCreator(next);
+        }
         throttle = InMemoryPolicy.INITIAL_THROTTLE;
         uniqueness = 1;
         return s.snapshot;

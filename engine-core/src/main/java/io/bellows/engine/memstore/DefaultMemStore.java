@@ -54,13 +54,17 @@ final class DefaultMemStore implements MemStore {
     @Override
     public List<Segment> snapshot() {
         MutableSegment next = layout.newMutable();
-        MemStoreState s = state.install(cur -> {
-            if (cur.snapshotPending) {
-                throw new IllegalStateException("a snapshot is already pending");
-            }
-            return new MemStoreState(next, Pipeline.EMPTY, List.of(cur.active), true);
-        });
-        StateRef.releaseCreator(next);
+        MemStoreState s;
+        try {
+            s = state.install(cur -> {
+                if (cur.snapshotPending) {
+                    throw new IllegalStateException("a snapshot is already pending");
+                }
+                return new MemStoreState(next, Pipeline.EMPTY, List.of(cur.active), true);
+            });
+        } finally {
+            StateRef.releaseCreator(next);
+        }
         return s.snapshot;
     }
 
