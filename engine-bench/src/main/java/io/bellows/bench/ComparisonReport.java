@@ -17,7 +17,7 @@ import java.util.Locale;
  */
 final class ComparisonReport {
     private static final String ROW =
-            "%-16s %-24s %11s %7s %9s %9s %9s %7s %7s %7s %7s %7s %8s %8s%n";
+            "%-16s %-32s %11s %7s %9s %9s %9s %7s %7s %7s %7s %7s %8s %8s%n";
     static final String CSV_HEADER = "workload,engine,ops,seconds,ops_per_sec,ops_ratio,p50_us,p99_us,p999_us,max_us,"
             + "p99_ratio,found,not_found,write_amp,write_amp_ratio,write_amp_user,total_write_amp,space_amp,gc_ms,cpu_ms,stall_ms,"
             + "flushes,compactions,memstore_heap_bytes,memstore_offheap_bytes,chunk_pool_offheap_bytes";
@@ -30,7 +30,7 @@ final class ComparisonReport {
         out.println("Comparison (ratios are engine / " + runs.get(baseline).engine() + ")");
         out.printf(Locale.ROOT, ROW, "workload", "engine", "ops/s", "x ops", "p50 us", "p99 us", "p99.9 us", "x p99",
                 "w-amp", "x w-amp", "wa-user", "s-amp", "gc ms", "cpu s");
-        out.println("-".repeat(148));
+        out.println("-".repeat(156));
         int workloads = runs.get(0).results().size();
         for (int i = 0; i < workloads; i++) {
             WorkloadResult base = runs.get(baseline).results().get(i);
