@@ -12,7 +12,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,10 +21,11 @@ import java.util.SplittableRandom;
 
 /**
  * Bytes per MemStore entry of each segment form, as the engine estimates them ({@link EngineStats})
- * and as measured: Java heap as used heap after {@code System.gc()} before and after the inserts, off-heap as
- * the JVM's direct memory (the JDK's direct buffer pool plus netty's own counter) before and after.
- * Each form runs in a JVM of its own, started with this JVM's options, so that no form inherits another's
- * garbage, JIT state or pooled off-heap arenas. See engine-bench/README.md for the forms and flags.
+ * and as measured: Java heap as used heap after {@code System.gc()} before and after the puts, off-heap as
+ * the JVM's direct memory before and after. Each form runs in a JVM of its own, started with this JVM's
+ * options, so that no form inherits another's garbage, JIT state or pooled off-heap arenas (netty's
+ * pooled allocator keeps its arena chunks for the next MemStore, which would hide the next form's
+ * allocations). See engine-bench/README.md for the forms and flags.
  *
  * <p>Each form opens an engine on an empty temporary store, puts {@code --num} distinct keys in random
  * order without a WAL, and waits for in-memory flattening and merging to finish. Forms that flatten put
@@ -145,7 +145,8 @@ public final class MemStoreFootprint {
             } else {
                 runAll(s, args, System.out);
             }
-        } catch (FlagException e) {
+        } catch (FlagException | IllegalArgumentException e) {
+            // A bad flag, a malformed number, or engine options out of range.
             System.err.println("memstore footprint: " + e.getMessage());
             System.exit(2);
         }
