@@ -3,6 +3,7 @@ package io.bellows.bench;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
+import io.bellows.engine.MemoryLayout;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,8 @@ import java.util.function.BiFunction;
  * {@code --help} lists the flags.
  */
 public final class BellowsBench {
+    private static final double MIB = 1024.0 * 1024.0;
+
     private BellowsBench() {}
 
     public static void main(String[] args) {
@@ -59,13 +62,26 @@ public final class BellowsBench {
         return run(options, out, null, BellowsBench::open);
     }
 
-    /** The MemStore's side of a workload: GC time, in-memory work, bytes per entry by segment kind. */
-    private static void printMemStore(PrintStream out, EngineStats s, long gcMillis) {
+    /**
+     * The MemStore's side of a workload: GC time, in-memory work, Java heap per entry beyond the cell
+     * bytes held on the heap (ON_HEAP: skiplist and flat segments hold them; OFF_HEAP: no segment
+     * does), off-heap bytes per entry, and where the MemStore's bytes live now.
+     */
+    private static void printMemStore(PrintStream out, EngineStats s, long gcMillis, MemoryLayout layout) {
+        boolean onHeap = layout == MemoryLayout.ON_HEAP;
+        long entries = s.skiplistEntries() + s.flatEntries() + s.serializedEntries();
         out.printf(Locale.ROOT, "    memstore: gc %d ms, flush bytes %d, in-memory flushes %d, merges %d, compactions %d,"
-                        + " eliminated %d bytes, heap/entry skiplist %s flat %s%n",
+                        + " eliminated %d bytes, heap/entry skiplist %s flat %s serialized %s, off-heap/entry %s%n",
                 gcMillis, s.flushBytesWritten(), s.inMemoryFlushes(), s.inMemoryMerges(), s.inMemoryCompactions(),
-                s.inMemoryBytesEliminated(), perEntry(s.skiplistHeapBytes() - s.skiplistDataBytes(), s.skiplistEntries()),
-                perEntry(s.flatHeapBytes() - s.flatDataBytes(), s.flatEntries()));
+                s.inMemoryBytesEliminated(),
+                perEntry(s.skiplistHeapBytes() - (onHeap ? s.skiplistDataBytes() : 0), s.skiplistEntries()),
+                perEntry(s.flatHeapBytes() - (onHeap ? s.flatDataBytes() : 0), s.flatEntries()),
+                perEntry(s.serializedHeapBytes(), s.serializedEntries()),
+                perEntry(s.memstoreOffHeapBytes(), onHeap ? 0 : entries));
+        out.printf(Locale.ROOT, "    memstore memory: data %.1f MiB, heap %.1f MiB, off-heap %.1f MiB, chunks %d in use"
+                        + " %d free, pool off-heap %.1f MiB%n",
+                s.memstoreDataBytes() / MIB, s.memstoreHeapBytes() / MIB, s.memstoreOffHeapBytes() / MIB,
+                s.chunksInUse(), s.chunksFree(), s.chunkPoolOffHeapBytes() / MIB);
     }
 
     private static String perEntry(long overhead, long entries) {
@@ -136,7 +152,7 @@ public final class BellowsBench {
                     report.printEngineStats(r.stats());
                     report.printProcess(r);
                     if (o.engine().kind() == EngineSpec.Kind.BELLOWS) {
-                        printMemStore(out, r.stats(), r.gcMillis());
+                        printMemStore(out, r.stats(), r.gcMillis(), o.bellowsOptions().memoryLayout());
                     }
                     if (o.settleSeconds() > 0 && !w.lookups() && w != Workload.READSEQ) {
                         settle(db, o.settleSeconds(), out);

@@ -4,6 +4,7 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.key.InternalKeys;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
@@ -140,11 +141,12 @@ final class BenchFlags {
                 "WriteOptions durability of every write",
                 (v, s) -> v.durability = enumValue("durability", s, Durability.class));
         add(m, "engine", "SPEC", "bellows",
-                "engine of this run: rocksdb, bellows (--compaction, --inmemory) or bellows:SCHEME/POLICY",
+                "engine of this run: rocksdb, bellows (--compaction, --inmemory, --memory_layout) or"
+                        + " bellows:SCHEME/POLICY[/LAYOUT]",
                 (v, s) -> v.engineSpec = EngineSpec.parse(s));
         add(m, "engines", "LIST", "none",
                 "compare mode: run the workloads once per engine, each in its own JVM, e.g."
-                        + " bellows:LEVELED/NONE,rocksdb; prints one table with ratios",
+                        + " bellows:LEVELED/NONE,bellows:LEVELED/BASIC/OFF_HEAP,rocksdb; prints one table with ratios",
                 (v, s) -> v.enginesText = s);
         add(m, "baseline", "SPEC", "rocksdb if in --engines, else the first",
                 "compare mode: the configuration the ratios divide by",
@@ -165,6 +167,12 @@ final class BenchFlags {
                 (v, s) -> engine("adaptive_threshold", () -> v.engine.adaptiveThreshold(doubleIn("adaptive_threshold", s))));
         add(m, "mslab", "true|false", Boolean.toString(d.mslab()), "copy MemStore cells into pooled chunks",
                 (v, s) -> v.engine.mslab(bool("mslab", s)));
+        add(m, "memory_layout", names(MemoryLayout.values()), d.memoryLayout().name(),
+                "MemStore memory layout; OFF_HEAP keeps cells and flattened indices in off-heap chunks",
+                (v, s) -> v.engine.memoryLayout(enumValue("memory_layout", s, MemoryLayout.class)));
+        add(m, "offheap_limit", "BYTES", "4 x memstore_size",
+                "OFF_HEAP: most off-heap chunk bytes; writers wait for a flush beyond it (-XX:MaxDirectMemorySize must exceed it)",
+                (v, s) -> engine("offheap_limit", () -> v.engine.offHeapLimit(bytesIn("offheap_limit", s))));
         add(m, "memstore_size", "BYTES", sizeText(d.memstoreSize()), "MemStore bytes that trigger a flush",
                 (v, s) -> engine("memstore_size", () -> v.engine.memstoreSize(bytesIn("memstore_size", s))));
         add(m, "block_cache_size", "BYTES", sizeText(d.blockCacheSize()), "block cache capacity; 0 for none",

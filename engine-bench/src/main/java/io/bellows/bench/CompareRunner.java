@@ -22,9 +22,12 @@ import java.util.Set;
  * parent reads back. The child's report is echoed line by line, prefixed with its configuration.
  */
 final class CompareRunner {
-    /** Flags the parent handles itself and does not pass to the children. */
+    /**
+     * Flags the parent handles itself and does not pass to the children. --memory_layout is resolved
+     * into each configuration's label, which names any layout but the default ON_HEAP.
+     */
     private static final Set<String> PARENT_FLAGS =
-            Set.of("engines", "baseline", "engine", "csv", "json", "out", "progress", "db");
+            Set.of("engines", "baseline", "engine", "csv", "json", "out", "progress", "db", "memory_layout");
 
     private CompareRunner() {}
 

@@ -17,10 +17,10 @@ import java.util.Locale;
  */
 final class ComparisonReport {
     private static final String ROW =
-            "%-16s %-24s %11s %7s %9s %9s %9s %7s %7s %7s %7s %7s %8s %8s%n";
+            "%-16s %-32s %11s %7s %9s %9s %9s %7s %7s %7s %7s %7s %8s %8s%n";
     static final String CSV_HEADER = "workload,engine,ops,seconds,ops_per_sec,ops_ratio,p50_us,p99_us,p999_us,max_us,"
             + "p99_ratio,found,not_found,write_amp,write_amp_ratio,write_amp_user,total_write_amp,space_amp,gc_ms,cpu_ms,stall_ms,"
-            + "flushes,compactions";
+            + "flushes,compactions,memstore_heap_bytes,memstore_offheap_bytes,chunk_pool_offheap_bytes";
 
     private ComparisonReport() {}
 
@@ -30,7 +30,7 @@ final class ComparisonReport {
         out.println("Comparison (ratios are engine / " + runs.get(baseline).engine() + ")");
         out.printf(Locale.ROOT, ROW, "workload", "engine", "ops/s", "x ops", "p50 us", "p99 us", "p99.9 us", "x p99",
                 "w-amp", "x w-amp", "wa-user", "s-amp", "gc ms", "cpu s");
-        out.println("-".repeat(148));
+        out.println("-".repeat(156));
         int workloads = runs.get(0).results().size();
         for (int i = 0; i < workloads; i++) {
             WorkloadResult base = runs.get(baseline).results().get(i);
@@ -52,6 +52,38 @@ final class ComparisonReport {
         out.println("wa-user: (flush + compaction bytes written) / key and value bytes written by the benchmark.");
         out.println("s-amp: table bytes / bytes of the last non-empty level. gc ms, cpu s: of that engine's JVM"
                 + " during the workload.");
+        printMemory(out, runs, baseline);
+    }
+
+    /**
+     * Where each Bellows configuration's MemStore kept its bytes when the workload ended, next to the
+     * GC time it cost: the figures that tell memory layouts and policies apart.
+     */
+    private static void printMemory(PrintStream out, List<EngineRun> runs, int baseline) {
+        String row = "%-16s %-32s %9s %7s %11s %11s %11s %11s%n";
+        out.println();
+        out.println("MemStore memory at the end of each workload (MiB; x gc = gc ms / " + runs.get(baseline).engine()
+                + "'s)");
+        out.printf(Locale.ROOT, row, "workload", "engine", "gc ms", "x gc", "data", "heap", "off-heap", "pool");
+        out.println("-".repeat(114));
+        int workloads = runs.get(0).results().size();
+        for (int i = 0; i < workloads; i++) {
+            WorkloadResult base = runs.get(baseline).results().get(i);
+            for (int e = 0; e < runs.size(); e++) {
+                WorkloadResult r = runs.get(e).results().get(i);
+                out.printf(Locale.ROOT, row, e == 0 ? r.workload().flagName() : "", runs.get(e).engine(),
+                        Long.toString(r.gcMillis()), ratio(r.gcMillis(), base.gcMillis()),
+                        mib(r.stats().memstoreDataBytes()), mib(r.stats().memstoreHeapBytes()),
+                        mib(r.stats().memstoreOffHeapBytes()), mib(r.stats().chunkPoolOffHeapBytes()));
+            }
+        }
+        out.println();
+        out.println("heap: the engine's estimate of the Java heap its MemStore holds; off-heap: bytes its segments"
+                + " hold in off-heap chunks; pool: off-heap bytes the chunk pool has allocated (in use and free).");
+    }
+
+    private static String mib(long bytes) {
+        return fixed(bytes / (1024.0 * 1024.0), 1);
     }
 
     static void writeCsv(Path path, List<EngineRun> runs, int baseline) {
@@ -80,7 +112,7 @@ final class ComparisonReport {
     static String csvRow(String engine, WorkloadResult r, WorkloadResult base) {
         boolean lookups = r.workload().lookups();
         return String.format(Locale.ROOT, "%s,%s,%d,%.6f,%.1f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%s,%.4f,%.4f,%.4f,%.4f,"
-                        + "%.4f,%d,%d,%d,%d,%d",
+                        + "%.4f,%d,%d,%d,%d,%d,%d,%d,%d",
                 r.workload().flagName(), engine, r.ops(), r.seconds(), r.opsPerSecond(),
                 safeRatio(r.opsPerSecond(), base.opsPerSecond()), r.latencyMicros(50), r.latencyMicros(99),
                 r.latencyMicros(99.9), r.maxLatencyMicros(), safeRatio(r.latencyMicros(99), base.latencyMicros(99)),
@@ -89,7 +121,8 @@ final class ComparisonReport {
                 safeRatio(r.stats().writeAmplification(), base.stats().writeAmplification()),
                 userWriteAmplification(r), r.stats().totalWriteAmplification(), r.stats().spaceAmplification(), r.gcMillis(),
                 r.cpuNanos() / 1_000_000, r.stats().stallNanos() / 1_000_000, r.stats().flushes(),
-                r.stats().compactions());
+                r.stats().compactions(), r.stats().memstoreHeapBytes(), r.stats().memstoreOffHeapBytes(),
+                r.stats().chunkPoolOffHeapBytes());
     }
 
     /** Table bytes written (flushes and compactions) per user byte written; 0 before any write. */

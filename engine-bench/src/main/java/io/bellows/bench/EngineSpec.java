@@ -3,22 +3,25 @@ package io.bellows.bench;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * One engine configuration of --engine / --engines: {@code rocksdb}, {@code bellows} (the scheme and
- * policy of --compaction and --inmemory), or {@code bellows:SCHEME[/POLICY]} naming them, e.g.
- * {@code bellows:LEVELED/NONE}. Names are the public enums' constants, looked up by name, so new
- * schemes and policies are accepted as soon as the engine has them; the string is a '/'-separated
- * path so that further Bellows dimensions append as further parts.
+ * One engine configuration of --engine / --engines: {@code rocksdb}, {@code bellows} (the scheme,
+ * policy and memory layout of --compaction, --inmemory and --memory_layout), or
+ * {@code bellows:SCHEME[/POLICY[/LAYOUT]]} naming them, e.g. {@code bellows:LEVELED/NONE} or
+ * {@code bellows:LEVELED/BASIC/OFF_HEAP}. Names are the public enums' constants, looked up by name, so
+ * new schemes, policies and layouts are accepted as soon as the engine has them; the string is a
+ * '/'-separated path so that further Bellows dimensions append as further parts.
  *
  * @param compaction null for RocksDB, or for bare {@code bellows} until {@link #resolve} fills it in
  * @param inMemory null for RocksDB, or when not named until {@link #resolve}
+ * @param layout null for RocksDB, or when not named until {@link #resolve}
  */
-record EngineSpec(Kind kind, CompactionStyle compaction, InMemoryCompaction inMemory) {
+record EngineSpec(Kind kind, CompactionStyle compaction, InMemoryCompaction inMemory, MemoryLayout layout) {
     enum Kind {
         BELLOWS,
         ROCKSDB
@@ -34,21 +37,22 @@ record EngineSpec(Kind kind, CompactionStyle compaction, InMemoryCompaction inMe
                 if (colon >= 0) {
                     throw new FlagException("engine 'rocksdb' takes no configuration, got '" + text + "'");
                 }
-                return new EngineSpec(Kind.ROCKSDB, null, null);
+                return new EngineSpec(Kind.ROCKSDB, null, null, null);
             case "bellows":
                 if (colon < 0) {
-                    return new EngineSpec(Kind.BELLOWS, null, null);
+                    return new EngineSpec(Kind.BELLOWS, null, null, null);
                 }
                 String[] parts = rest.split("/", -1);
-                if (parts.length > 2) {
-                    throw new FlagException("engine '" + text + "' has more parts than bellows:SCHEME/POLICY");
+                if (parts.length > 3) {
+                    throw new FlagException("engine '" + text + "' has more parts than bellows:SCHEME/POLICY/LAYOUT");
                 }
                 CompactionStyle style = constant(text, parts[0], CompactionStyle.class);
                 InMemoryCompaction policy = parts.length > 1 ? constant(text, parts[1], InMemoryCompaction.class) : null;
-                return new EngineSpec(Kind.BELLOWS, style, policy);
+                MemoryLayout layout = parts.length > 2 ? constant(text, parts[2], MemoryLayout.class) : null;
+                return new EngineSpec(Kind.BELLOWS, style, policy, layout);
             default:
                 throw new FlagException("unknown engine '" + text + "'; expected rocksdb, bellows or"
-                        + " bellows:SCHEME/POLICY, e.g. bellows:LEVELED/NONE");
+                        + " bellows:SCHEME/POLICY[/LAYOUT], e.g. bellows:LEVELED/NONE");
         }
     }
 
@@ -68,24 +72,34 @@ record EngineSpec(Kind kind, CompactionStyle compaction, InMemoryCompaction inMe
         return List.copyOf(out);
     }
 
-    /** Fills in what the spec leaves unnamed from {@code defaults} (the --compaction and --inmemory flags). */
+    /**
+     * Fills in what the spec leaves unnamed from {@code defaults} (the --compaction, --inmemory and
+     * --memory_layout flags).
+     */
     EngineSpec resolve(EngineOptions defaults) {
         if (kind == Kind.ROCKSDB) {
             return this;
         }
         return new EngineSpec(kind, compaction == null ? defaults.compaction() : compaction,
-                inMemory == null ? defaults.inMemoryCompaction() : inMemory);
+                inMemory == null ? defaults.inMemoryCompaction() : inMemory,
+                layout == null ? defaults.memoryLayout() : layout);
     }
 
-    /** {@code options} with this spec's scheme and policy; REQUIRES resolved. */
+    /** {@code options} with this spec's scheme, policy and layout; REQUIRES resolved. */
     EngineOptions apply(EngineOptions options) {
         if (kind == Kind.ROCKSDB) {
             return options;
         }
-        return options.toBuilder().compaction(compaction).inMemoryCompaction(inMemory).build();
+        return options.toBuilder().compaction(compaction).inMemoryCompaction(inMemory)
+                .memoryLayout(layout == null ? options.memoryLayout() : layout).build();
     }
 
-    /** The canonical text, which {@link #parse} reads back: "rocksdb" or "bellows:LEVELED/NONE". */
+    /**
+     * The canonical text, which {@link #parse} reads back: "rocksdb", "bellows:LEVELED/NONE" or
+     * "bellows:LEVELED/BASIC/OFF_HEAP". ON_HEAP, the engine's default layout, is left out, so labels
+     * and file names of on-heap configurations read as they did before layouts existed; a child JVM
+     * of compare mode therefore gets no --memory_layout flag and starts from ON_HEAP.
+     */
     String label() {
         if (kind == Kind.ROCKSDB) {
             return "rocksdb";
@@ -93,7 +107,8 @@ record EngineSpec(Kind kind, CompactionStyle compaction, InMemoryCompaction inMe
         if (compaction == null) {
             return "bellows";
         }
-        return "bellows:" + compaction.name() + (inMemory == null ? "" : "/" + inMemory.name());
+        String text = "bellows:" + compaction.name() + (inMemory == null ? "" : "/" + inMemory.name());
+        return inMemory == null || layout == null || layout == MemoryLayout.ON_HEAP ? text : text + "/" + layout.name();
     }
 
     /** The label as a file-name part: "bellows-LEVELED-NONE". */

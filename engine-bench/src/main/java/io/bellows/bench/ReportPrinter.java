@@ -1,7 +1,10 @@
 package io.bellows.bench;
 
+import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
+import io.bellows.engine.MemoryLayout;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +37,38 @@ final class ReportPrinter {
                 + o.batchSize() + ", seek_nexts " + o.seekNexts() + ", seed " + o.seed());
         line("durability", o.durability().name());
         line("engine", o.engine().label() + " " + o.bellowsOptions());
+        if (o.engine().kind() == EngineSpec.Kind.BELLOWS) {
+            line("memstore", memoryLayout(o));
+        }
         line("db", dir + (temporary ? " (temporary, deleted at the end)"
                 : o.useExistingDb() ? " (existing store)" : " (kept at the end)"));
+    }
+
+    /** The MemStore's layout and, for OFF_HEAP, its chunk limit against the JVM's direct memory. */
+    static String memoryLayout(BenchOptions o) {
+        EngineOptions e = o.bellowsOptions();
+        String text = e.memoryLayout().name() + " layout, " + e.inMemoryCompaction().name() + ", "
+                + BenchFlags.sizeText(e.memstoreSize());
+        if (e.memoryLayout() != MemoryLayout.OFF_HEAP) {
+            return text;
+        }
+        long limit = e.offHeapLimit() > 0 ? e.offHeapLimit() : EngineOptions.defaultOffHeapLimit(e.memstoreSize());
+        return text + ", off-heap limit " + BenchFlags.sizeText(limit) + (e.offHeapLimit() > 0 ? "" : " (default)")
+                + ", JVM direct memory " + BenchFlags.sizeText(maxDirectMemory());
+    }
+
+    /** -XX:MaxDirectMemorySize, which defaults to the maximum heap. */
+    private static long maxDirectMemory() {
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("-XX:MaxDirectMemorySize=")) {
+                try {
+                    return BenchFlags.bytesIn("MaxDirectMemorySize", a.substring(a.indexOf('=') + 1), 0, Long.MAX_VALUE);
+                } catch (FlagException e) {
+                    break;
+                }
+            }
+        }
+        return Runtime.getRuntime().maxMemory();
     }
 
     void printTableIo(String mode) {

@@ -138,6 +138,10 @@ final class ResultJson {
         m.put("background_errors", s.backgroundErrors());
         m.put("memstore_data_bytes", s.memstoreDataBytes());
         m.put("memstore_heap_bytes", s.memstoreHeapBytes());
+        m.put("memstore_offheap_bytes", s.memstoreOffHeapBytes());
+        m.put("chunks_in_use", s.chunksInUse());
+        m.put("chunks_free", s.chunksFree());
+        m.put("chunk_pool_offheap_bytes", s.chunkPoolOffHeapBytes());
         long[] bytes = new long[s.levels()];
         int[] tables = new int[s.levels()];
         for (int i = 0; i < bytes.length; i++) {
@@ -168,6 +172,8 @@ final class ResultJson {
                 .stalls(num(m, "stalls"), num(m, "stall_nanos"))
                 .background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"))
                 .memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"))
+                .offHeap(numOrZero(m, "memstore_offheap_bytes"), numOrZero(m, "chunks_in_use"),
+                        numOrZero(m, "chunks_free"), numOrZero(m, "chunk_pool_offheap_bytes"))
                 .levels(levelBytes, levelTables)
                 .lastSequence(num(m, "last_sequence"))
                 .tableIoMode((String) m.get("table_io"))
@@ -194,6 +200,11 @@ final class ResultJson {
             throw new IllegalArgumentException("JSON results: '" + key + "' is missing or not a number");
         }
         return ((Number) v).longValue();
+    }
+
+    /** A figure results written before off-heap MemStores existed do not have: they had none. */
+    private static long numOrZero(Map<String, Object> m, String key) {
+        return m.containsKey(key) ? num(m, key) : 0;
     }
 
     @SuppressWarnings("unchecked")

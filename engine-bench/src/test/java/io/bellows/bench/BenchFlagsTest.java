@@ -10,6 +10,7 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +42,21 @@ class BenchFlagsTest {
         assertNull(o.csv());
         assertFalse(o.help());
         assertEquals(EngineOptions.defaults().toString(), o.engineOptions().toString());
+    }
+
+    @Test
+    void memoryLayoutFlags() {
+        assertEquals(MemoryLayout.ON_HEAP, BenchFlags.parse().engineOptions().memoryLayout());
+        BenchOptions o = BenchFlags.parse("--memory_layout=off_heap", "--inmemory=BASIC", "--memstore_size=64M",
+                "--offheap_limit=1G");
+        assertEquals(MemoryLayout.OFF_HEAP, o.engineOptions().memoryLayout());
+        assertEquals(MemoryLayout.OFF_HEAP, o.bellowsOptions().memoryLayout());
+        assertEquals("bellows:LEVELED/BASIC/OFF_HEAP", o.engine().label());
+        assertEquals(1L << 30, o.engineOptions().offHeapLimit());
+        assertRejected("--memory_layout must be one of ON_HEAP|OFF_HEAP", "--memory_layout=ARENA");
+        assertRejected("--offheap_limit: offHeapLimit must be between", "--offheap_limit=1K");
+        assertRejected("offHeapLimit", "--memstore_size=64M", "--offheap_limit=128M");
+        assertRejected("mslab", "--memory_layout=OFF_HEAP", "--mslab=false");
     }
 
     @Test

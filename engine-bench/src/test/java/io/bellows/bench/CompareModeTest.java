@@ -3,6 +3,7 @@ package io.bellows.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.EngineStats;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -67,6 +68,33 @@ class CompareModeTest {
         assertTrue(Files.readString(results.resolve("rocksdb.log")).contains("table I/O"));
         assertTrue(Files.isDirectory(tmp.resolve("db/rocksdb")), "each engine's store under --db");
         assertTrue(Files.isDirectory(tmp.resolve("db/bellows-LEVELED-NONE")));
+    }
+
+    @Test
+    void memoryLayoutsCompareInOneInvocation() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path json = tmp.resolve("layouts.json");
+        int code = BellowsBench.execute(new String[] {"--engines=bellows:LEVELED/BASIC,bellows:LEVELED/BASIC/OFF_HEAP",
+            "--num=3000", "--benchmarks=fillrandom,overwrite", "--memstore_size=256K", "--json=" + json},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("[bellows:LEVELED/BASIC/OFF_HEAP]   memstore    OFF_HEAP layout, BASIC, 256K, off-heap"
+                + " limit 1M (default)"), text);
+        assertTrue(text.contains("[bellows:LEVELED/BASIC]   memstore    ON_HEAP layout, BASIC, 256K"), text);
+        assertTrue(text.contains("MemStore memory at the end of each workload"), text);
+
+        List<EngineRun> runs = ResultJson.read(json);
+        assertEquals(List.of("bellows:LEVELED/BASIC", "bellows:LEVELED/BASIC/OFF_HEAP"),
+                runs.stream().map(EngineRun::engine).toList());
+        EngineStats onHeap = runs.get(0).results().get(1).stats();
+        EngineStats offHeap = runs.get(1).results().get(1).stats();
+        assertEquals(0, onHeap.chunkPoolOffHeapBytes());
+        assertEquals(0, onHeap.memstoreOffHeapBytes());
+        assertTrue(offHeap.chunkPoolOffHeapBytes() > 0, "the OFF_HEAP child's pool reaches the parent");
+        assertTrue(offHeap.memstoreOffHeapBytes() > offHeap.memstoreDataBytes(), "cells and their headers off-heap");
+        assertTrue(offHeap.memstoreHeapBytes() < onHeap.memstoreHeapBytes(), "less heap for the same data");
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,40 @@ class EngineSpecTest {
         EngineSpec schemeOnly = EngineSpec.parse("bellows:LEVELED");
         assertNull(schemeOnly.inMemory());
         assertEquals(InMemoryCompaction.NONE, schemeOnly.resolve(DEFAULTS).inMemory());
+    }
+
+    @Test
+    void theThirdPartIsTheMemoryLayout() {
+        EngineSpec off = EngineSpec.parse("bellows:leveled/basic/off_heap");
+        assertEquals(MemoryLayout.OFF_HEAP, off.layout());
+        assertEquals("bellows:LEVELED/BASIC/OFF_HEAP", off.label());
+        assertEquals("bellows-LEVELED-BASIC-OFF_HEAP", off.fileName());
+        assertEquals(off, EngineSpec.parse(off.label()).resolve(DEFAULTS));
+        EngineOptions applied = off.apply(DEFAULTS);
+        assertEquals(MemoryLayout.OFF_HEAP, applied.memoryLayout());
+        assertEquals(InMemoryCompaction.BASIC, applied.inMemoryCompaction());
+
+        EngineSpec on = EngineSpec.parse("bellows:LEVELED/BASIC/ON_HEAP");
+        assertEquals("bellows:LEVELED/BASIC", on.label(), "the default layout is left out of labels");
+        assertEquals(on, EngineSpec.parse("bellows:LEVELED/BASIC").resolve(DEFAULTS));
+
+        EngineOptions offDefaults = DEFAULTS.toBuilder().memoryLayout(MemoryLayout.OFF_HEAP).build();
+        assertEquals(MemoryLayout.OFF_HEAP, EngineSpec.parse("bellows:LEVELED/BASIC").resolve(offDefaults).layout(),
+                "an unnamed layout comes from --memory_layout");
+        assertEquals(MemoryLayout.ON_HEAP, on.resolve(offDefaults).layout(), "a named one wins");
+        assertRejected("'ARENA' is not one of", "bellows:LEVELED/BASIC/ARENA");
+    }
+
+    @Test
+    void compareModeNamesEachLayoutInItsLabel() {
+        BenchOptions o = BenchFlags.parse("--memory_layout=OFF_HEAP",
+                "--engines=bellows:LEVELED/NONE/ON_HEAP,bellows:LEVELED/BASIC,bellows:LEVELED/ADAPTIVE/OFF_HEAP");
+        assertEquals(List.of("bellows:LEVELED/NONE", "bellows:LEVELED/BASIC/OFF_HEAP", "bellows:LEVELED/ADAPTIVE/OFF_HEAP"),
+                o.engines().stream().map(EngineSpec::label).toList(),
+                "children get no --memory_layout, so each label names any layout but ON_HEAP");
+        FlagException e = assertThrows(FlagException.class, () -> BenchFlags.parse("--memory_layout=OFF_HEAP",
+                "--engines=bellows:LEVELED/BASIC,bellows:LEVELED/BASIC/OFF_HEAP"));
+        assertTrue(e.getMessage().contains("twice"), e.getMessage());
     }
 
     @Test

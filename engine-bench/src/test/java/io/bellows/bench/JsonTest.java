@@ -60,6 +60,7 @@ class JsonTest {
                 .stalls(2, 3_000_000)
                 .background(4, 1, 0)
                 .memstore(7, 9)
+                .offHeap(11, 3, 2, 6L << 20)
                 .levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5})
                 .lastSequence(1234)
                 .tableIoMode("direct")
@@ -86,6 +87,10 @@ class JsonTest {
         assertEquals(stats.toString(), b.stats().toString());
         assertEquals(stats.walBytesWritten(), b.stats().walBytesWritten());
         assertEquals(stats.memstoreHeapBytes(), b.stats().memstoreHeapBytes());
+        assertEquals(11, b.stats().memstoreOffHeapBytes());
+        assertEquals(3, b.stats().chunksInUse());
+        assertEquals(2, b.stats().chunksFree());
+        assertEquals(6L << 20, b.stats().chunkPoolOffHeapBytes());
         assertEquals(stats.lastSequence(), b.stats().lastSequence());
         assertEquals(Arrays.toString(new long[] {1L << 20, 0, 10L << 20}),
                 Arrays.toString(new long[] {b.stats().levelBytes(0), b.stats().levelBytes(1), b.stats().levelBytes(2)}));

@@ -4,6 +4,7 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,6 +69,8 @@ final class BellowsSettings {
         OPTIONS.put("bellows.adaptive_threshold", (b, k, v) -> b.adaptiveThreshold(parseDouble(k, v)));
         OPTIONS.put("bellows.mslab", (b, k, v) -> b.mslab(parseBoolean(k, v)));
         OPTIONS.put("bellows.mslab_chunk_size", (b, k, v) -> b.mslabChunkSize(parseIntBytes(k, v)));
+        OPTIONS.put("bellows.memory_layout", (b, k, v) -> b.memoryLayout(parseEnum(k, v, MemoryLayout.class)));
+        OPTIONS.put("bellows.offheap_limit", (b, k, v) -> b.offHeapLimit(parseBytes(k, v)));
         OPTIONS.put("bellows.flsm_max_tables_per_guard", (b, k, v) -> b.flsmMaxTablesPerGuard(parseInt(k, v)));
         OPTIONS.put("bellows.flsm_guard_max_bytes", (b, k, v) -> b.flsmGuardMaxBytes(parseBytes(k, v)));
         OPTIONS.put("bellows.flsm_seek_compaction_threshold",

@@ -9,6 +9,7 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -139,8 +140,37 @@ class BellowsSettingsTest {
         DBException e = assertThrows(DBException.class, () -> BellowsSettings.parse(props("bellows.dir", "/tmp/db", "bellows.memstoresize", "8m")));
         assertEquals("unknown property bellows.memstoresize; the Bellows binding accepts " + String.join(", ", BellowsSettings.knownKeys()), e.getMessage());
         assertTrue(Arrays.asList(BellowsSettings.knownKeys()).contains("bellows.memstore_size"));
-        // Memory layouts do not exist yet, so their key is refused like any other unknown key.
-        assertThrows(DBException.class, () -> BellowsSettings.parse(props("bellows.dir", "/tmp/db", "bellows.layout", "ARENA")));
+        // The layout's key is bellows.memory_layout; a near miss is refused like any other unknown key.
+        assertThrows(DBException.class, () -> BellowsSettings.parse(props("bellows.dir", "/tmp/db", "bellows.layout", "OFF_HEAP")));
+    }
+
+    @Test
+    void memoryLayoutKeysReachTheirOptions() throws DBException {
+        EngineOptions o = BellowsSettings.parse(props(
+                "bellows.dir", "/tmp/db",
+                "bellows.inmemory", "basic",
+                "bellows.memory_layout", "off_heap",
+                "bellows.memstore_size", "64m",
+                "bellows.offheap_limit", "1g")).options();
+        assertEquals(MemoryLayout.OFF_HEAP, o.memoryLayout());
+        assertEquals(1L << 30, o.offHeapLimit());
+        assertEquals(MemoryLayout.ON_HEAP, BellowsSettings.parse(props("bellows.dir", "/d")).options().memoryLayout());
+        assertEquals(0, BellowsSettings.parse(props("bellows.dir", "/d")).options().offHeapLimit(),
+                "unset: the engine's default limit");
+        assertTrue(Arrays.asList(BellowsSettings.knownKeys()).containsAll(
+                Arrays.asList("bellows.memory_layout", "bellows.offheap_limit")));
+    }
+
+    @Test
+    void memoryLayoutKeysAreChecked() {
+        assertRefused(props("bellows.dir", "/d", "bellows.memory_layout", "arena"),
+                "bellows.memory_layout=arena is not one of " + Arrays.toString(MemoryLayout.values()));
+        assertRefused(props("bellows.dir", "/d", "bellows.offheap_limit", "1gb"),
+                "bellows.offheap_limit=1gb is not a byte count such as 67108864 or 64m (suffixes k, m, g, t)");
+        DBException small = assertThrows(DBException.class,
+                () -> BellowsSettings.parse(props("bellows.dir", "/d", "bellows.offheap_limit", "1k")));
+        assertTrue(small.getMessage().startsWith("bellows.offheap_limit=1k is out of range: offHeapLimit"),
+                small.getMessage());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.bellows.bench.jmh;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.key.InternalKeys;
 import io.bellows.engine.key.Lookup;
 import io.bellows.engine.memstore.MemStore;
@@ -23,8 +24,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * MemStore insert and point get, once per {@link InMemoryCompaction} policy: the parameter lists no
- * values, so JMH runs every constant of the enum and a new policy joins without an edit. Each insert
+ * MemStore insert and point get, once per {@link InMemoryCompaction} policy and {@link MemoryLayout}:
+ * the parameters list no values, so JMH runs every constant of the enums and a new policy or layout
+ * joins without an edit. Each insert
  * ends a write group ({@code endWrite}), as the engine's write leader does. Inserts go
  * to random keys of a MemStore made fresh each iteration; when the policy asks for a flush, the
  * snapshot is dropped as a finished flush would drop it. Gets probe a MemStore of {@link #entries}.
@@ -38,6 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
 public class MemStoreBenchmark {
     @Param
     public InMemoryCompaction policy;
+
+    @Param
+    public MemoryLayout layout;
 
     @Param("100000")
     public int entries;
@@ -57,7 +62,8 @@ public class MemStoreBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        options = EngineOptions.builder().inMemoryCompaction(policy).memstoreSize(64L << 20).build();
+        options = EngineOptions.builder().inMemoryCompaction(policy).memoryLayout(layout).memstoreSize(64L << 20)
+                .build();
         value = BenchKeys.value(valueSize, 1);
         readStores = new BenchMemStores(options, () -> sequence);
         readStore = readStores.store;
