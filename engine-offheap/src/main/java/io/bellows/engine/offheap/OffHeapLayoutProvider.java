@@ -51,7 +51,11 @@ public final class OffHeapLayoutProvider implements SegmentLayoutProvider {
     }
 
     static ChunkPool pool(EngineOptions options, boolean policyCompacts) {
-        int chunkSize = MemStores.chunkSize(options, policyCompacts);
+        // A power of two: netty rounds other sizes up to its size classes and packs them loosely into
+        // its arena chunks, so direct memory would exceed what the pool counts against the limit
+        // (1.25-1.56x measured for the 335,544- and 1,342,177-byte chunks of 64 MiB and 256 MiB
+        // MemStores; 1.00x for powers of two).
+        int chunkSize = Integer.highestOneBit(MemStores.chunkSize(options, policyCompacts));
         int indexChunkSize = Math.max(MemStores.MIN_CHUNK, Integer.highestOneBit(chunkSize / 8));
         long limit = options.offHeapLimit() > 0 ? options.offHeapLimit()
                 : EngineOptions.defaultOffHeapLimit(options.memstoreSize());
