@@ -51,11 +51,7 @@ public final class OffHeapLayoutProvider implements SegmentLayoutProvider {
     }
 
     static ChunkPool pool(EngineOptions options, boolean policyCompacts) {
-        // A power of two: netty rounds other sizes up to its size classes and packs them loosely into
-        // its arena chunks, so direct memory would exceed what the pool counts against the limit
-        // (1.25-1.56x measured for the 335,544- and 1,342,177-byte chunks of 64 MiB and 256 MiB
-        // MemStores; 1.00x for powers of two).
-        int chunkSize = Integer.highestOneBit(MemStores.chunkSize(options, policyCompacts));
+        int chunkSize = dataChunkSize(options, policyCompacts);
         int indexChunkSize = Math.max(MemStores.MIN_CHUNK, Integer.highestOneBit(chunkSize / 8));
         long limit = options.offHeapLimit() > 0 ? options.offHeapLimit()
                 : EngineOptions.defaultOffHeapLimit(options.memstoreSize());
@@ -73,6 +69,16 @@ public final class OffHeapLayoutProvider implements SegmentLayoutProvider {
         // Keep a full MemStore's worth of chunks for reuse: the next MemStore refills at once.
         long maxFree = checked ? 0 : Math.min(limit, options.memstoreSize() + (options.memstoreSize() >> 2));
         return new ChunkPool(allocator, name, chunkSize, indexChunkSize, limit, maxFree, WRITER_WAIT_NANOS);
+    }
+
+    /**
+     * The MSLAB chunk size, rounded down to a power of two: netty rounds other sizes up to its size
+     * classes and packs them loosely into its arena chunks, so direct memory would exceed what the
+     * pool counts against the limit (1.25-1.56x measured for the 335,544- and 1,342,177-byte chunks
+     * of 64 MiB and 256 MiB MemStores; 1.00x for powers of two).
+     */
+    static int dataChunkSize(EngineOptions options, boolean policyCompacts) {
+        return Integer.highestOneBit(MemStores.chunkSize(options, policyCompacts));
     }
 
     /** The arena chunk (page size << maxOrder) must hold at least one MSLAB chunk to pool it. */

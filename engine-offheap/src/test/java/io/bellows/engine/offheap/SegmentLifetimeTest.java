@@ -337,7 +337,7 @@ class SegmentLifetimeTest {
                 .inMemoryCompaction(InMemoryCompaction.NONE).memstoreSize(memstore).offHeapLimit(3 * memstore)
                 .build();
         try (Fixture f = new Fixture(options)) {
-            int chunkSize = MemStores.chunkSize(options, false);
+            int chunkSize = OffHeapLayoutProvider.dataChunkSize(options, false);
             long limitChunks = 3 * memstore / chunkSize;
             int record = OffHeapMslab.HEADER + key(0).length + value(0, 0).length;
             int perChunk = chunkSize / record;
