@@ -124,10 +124,15 @@ class LogDamageTest {
             }
             int lastChunk = chunkAt(log, cut - 1) == null ? cut : chunkAt(log, cut - 1)[0];
             if (rnd.nextBoolean() && cut > lastChunk) {
-                // Garbage over the cut chunk's bytes: the torn write landed noise, not data.
+                // Garbage over the cut chunk's bytes: the torn write landed noise, not data. Every
+                // byte differs from the original, and a record whose bytes it reaches is no longer
+                // complete, even one that ended exactly at the cut.
                 int from = lastChunk + rnd.nextInt(cut - lastChunk);
                 for (int i = from; i < cut; i++) {
-                    torn[i] = (byte) rnd.nextInt();
+                    torn[i] = (byte) (log[i] ^ (1 + rnd.nextInt(255)));
+                }
+                while (complete > 0 && fixture.recordEnds.get(complete - 1) > from) {
+                    complete--;
                 }
             }
             List<byte[]> read = readAll(reader(torn));
