@@ -188,14 +188,18 @@ final class ChunkPool implements AutoCloseable {
     }
 
     /**
-     * Whether a write group of {@code bytes} encoded batch bytes fits without waiting: the bytes not
-     * yet allocated plus those kept free cover it half again (a record's header can exceed its batch
-     * encoding by a few bytes per cell) and two data chunks (the current chunk's unusable tail).
+     * Whether a write group of {@code bytes} encoded batch bytes fits without waiting, for any mix of
+     * cells: the bytes not yet allocated plus those kept free cover its records, the chunk tails they
+     * leave and two data chunks (the current chunk's unusable tail, rounding). A record's 6-byte header
+     * replaces at least 2 encoded bytes (kind and key length of a delete), so records take at most 3
+     * times the encoding (a delete of the empty key: 2 bytes encoded, 6 as a record); a record sharing
+     * a chunk is at most an eighth of it, so tails waste at most a seventh of the records.
      */
     boolean hasRoomFor(long bytes) {
+        long records = 3 * bytes;
         lock.lock();
         try {
-            return limit - allocatedBytes + freeBytes >= bytes + bytes / 2 + 2L * dataChunkSize;
+            return limit - allocatedBytes + freeBytes >= records + records / 7 + 2L * dataChunkSize;
         } finally {
             lock.unlock();
         }
