@@ -80,4 +80,55 @@ class RoomForWriteTest {
     void recordsJustOverAnEighthOfAChunkFit() {
         assertAcceptedGroupFits("jumbo records", 510, (b, i) -> b.put(new byte[] {(byte) i}, new byte[506]));
     }
+
+    /**
+     * Between the engine's check and its insert (the WAL append in between) an in-memory compaction
+     * may build its output; while a reader pins the inputs, the output must not take the room the
+     * accepted group was promised.
+     */
+    @Test
+    void compactionBetweenTheCheckAndTheInsertLeavesTheGroupItsRoom() {
+        try (ChunkPool p = pool()) {
+            OffHeapLayout layout = new OffHeapLayout(p);
+            // A pipeline segment of about 480 KB, pinned (by a reader's view, say) across its compaction.
+            MutableSegment pinned = layout.newMutable();
+            long seq = 1;
+            for (int i = 0; i < 480; i++) {
+                pinned.add(("p" + i).getBytes(), seq++, InternalKeys.KIND_PUT, new byte[1000]);
+            }
+            WriteBatch group = new WriteBatch();
+            for (int i = 0; p.hasRoomFor(group.encodedLength() + 1010L); i++) {
+                group.put(("w" + i).getBytes(), new byte[1000]);
+            }
+            assertTrue(p.hasRoomFor(group.encodedLength()));
+            // The group is logged now; meanwhile the compaction runs, or gives up if it would take the room.
+            io.bellows.engine.memstore.Compacted c = null;
+            try {
+                c = layout.compact(java.util.List.of(pinned), new io.bellows.engine.memstore.Retention(new long[0], seq));
+            } catch (io.bellows.engine.MemoryLimitException e) {
+                // an aborted compaction leaves the pipeline as it was
+            }
+            MutableSegment active = layout.newMutable();
+            long[] s = {seq};
+            try {
+                assertDoesNotThrow(() -> group.forEach(new WriteBatch.Handler() {
+                    @Override
+                    public void put(byte[] key, byte[] value) {
+                        active.add(key, s[0]++, InternalKeys.KIND_PUT, value);
+                    }
+
+                    @Override
+                    public void delete(byte[] key) {
+                        active.add(key, s[0]++, InternalKeys.KIND_DELETE, null);
+                    }
+                }), group.count() + " puts of " + group.encodedLength() + " encoded bytes were accepted");
+            } finally {
+                active.memory().forEach(m -> m.release());
+                pinned.memory().forEach(m -> m.release());
+                if (c != null) {
+                    c.segment().memory().forEach(m -> m.release());
+                }
+            }
+        }
+    }
 }
