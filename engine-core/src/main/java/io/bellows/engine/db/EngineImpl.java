@@ -320,6 +320,13 @@ public final class EngineImpl implements Engine {
         long[] max = {0};
         byte[] record;
         while ((record = reader.next()) != null) {
+            // A bounded (off-heap) MemStore may be full before it is due for a flush (records of small
+            // cells outweigh their data bytes, or the logs came from a larger MemStore): nothing would
+            // return its memory, so the recovered data goes to a table first.
+            if (!memstore.hasRoomFor(record.length) && !memstore.isActiveEmpty()) {
+                versions.setLastSequence(Math.max(versions.lastSequence(), max[0]));
+                writeRecoveredTable(-1);
+            }
             BatchCodec.decode(record, path, reader.lastRecordOffset(), (seq, kind, key, value) -> {
                 memstore.add(key, seq, kind, value);
                 max[0] = Math.max(max[0], seq);

@@ -37,6 +37,11 @@ final class ChunkPool implements AutoCloseable {
     private long allocatedBytes;
     private long freeBytes;
     private long inUse;
+    /**
+     * Room promised to the write group last found to fit ({@link #hasRoomFor}): the engine logs the
+     * group before it adds it, so a compaction, which may run in between, must leave this room.
+     */
+    private long writerReserve;
     private boolean closed;
 
     /**
@@ -90,6 +95,11 @@ final class ChunkPool implements AutoCloseable {
             while (true) {
                 if (closed) {
                     throw new IllegalStateException("off-heap chunk pool is closed");
+                }
+                if (!wait && writerReserve > 0 && limit - allocatedBytes + freeBytes - size < writerReserve) {
+                    throw new MemoryLimitException("off-heap MemStore limit of " + limit + " bytes: the "
+                            + writerReserve + " bytes promised to the write group being added leave no room for"
+                            + " a compaction's chunk now; raise offHeapLimit or lower memstoreSize");
                 }
                 ArrayDeque<Chunk> free = freeList(kind);
                 Chunk c = free == null ? null : free.pollFirst();
@@ -188,14 +198,24 @@ final class ChunkPool implements AutoCloseable {
     }
 
     /**
-     * Whether a write group of {@code bytes} encoded batch bytes fits without waiting: the bytes not
-     * yet allocated plus those kept free cover it half again (a record's header can exceed its batch
-     * encoding by a few bytes per cell) and two data chunks (the current chunk's unusable tail).
+     * Whether a write group of {@code bytes} encoded batch bytes fits without waiting, for any mix of
+     * cells: the bytes not yet allocated plus those kept free cover its records, the chunk tails they
+     * leave and two data chunks (the current chunk's unusable tail, rounding). A record's 6-byte header
+     * replaces at least 2 encoded bytes (kind and key length of a delete), so records take at most 3
+     * times the encoding (a delete of the empty key: 2 bytes encoded, 6 as a record); a record sharing
+     * a chunk is at most an eighth of it, so tails waste at most a seventh of the records. A yes
+     * promises the group that room until the next call: compactions leave it alone.
      */
     boolean hasRoomFor(long bytes) {
+        long records = 3 * bytes;
         lock.lock();
         try {
-            return limit - allocatedBytes + freeBytes >= bytes + bytes / 2 + 2L * dataChunkSize;
+            long need = records + records / 7 + 2L * dataChunkSize;
+            if (limit - allocatedBytes + freeBytes < need) {
+                return false;
+            }
+            writerReserve = need;
+            return true;
         } finally {
             lock.unlock();
         }
