@@ -323,7 +323,8 @@ public final class EngineImpl implements Engine {
             // A bounded (off-heap) MemStore may be full before it is due for a flush (records of small
             // cells outweigh their data bytes, or the logs came from a larger MemStore): nothing would
             // return its memory, so the recovered data goes to a table first.
-            if (!memstore.hasRoomFor(record.length) && !memstore.isActiveEmpty()) {
+            // Each operation takes at least 2 encoded bytes, so a record holds at most length / 2 cells.
+            if (!memstore.hasRoomFor(record.length, record.length / 2) && !memstore.isActiveEmpty()) {
                 versions.setLastSequence(Math.max(versions.lastSequence(), max[0]));
                 writeRecoveredTable(-1);
             }
@@ -435,7 +436,8 @@ public final class EngineImpl implements Engine {
             List<Writer> group = new ArrayList<>();
             Throwable error = null;
             try {
-                makeRoomForWrite(w.batch == null, w.batch == null ? 0 : w.batch.encodedLength());
+                makeRoomForWrite(w.batch == null, w.batch == null ? 0 : w.batch.encodedLength(),
+                        w.batch == null ? 0 : w.batch.count());
                 if (w.batch != null) {
                     buildGroup(w, group);
                     writeGroup(group);
@@ -486,15 +488,17 @@ public final class EngineImpl implements Engine {
     /** Takes queued writers after the leader with the same WAL class, up to the group size limit. */
     private void buildGroup(Writer leader, List<Writer> group) {
         long bytes = 0;
+        long entries = 0;
         for (Writer x : writers) {
             if (x.batch == null || x.logged() != leader.logged()) {
                 break;
             }
             if (!group.isEmpty() && (bytes + x.batch.encodedLength() > MAX_GROUP_BYTES
-                    || !memstore.hasRoomFor(bytes + x.batch.encodedLength()))) {
+                    || !memstore.hasRoomFor(bytes + x.batch.encodedLength(), entries + x.batch.count()))) {
                 break;
             }
             bytes += x.batch.encodedLength();
+            entries += x.batch.count();
             group.add(x);
         }
     }
@@ -563,10 +567,10 @@ public final class EngineImpl implements Engine {
     /**
      * REQUIRES: lock held, caller is the leader. Waits while the MemStore or L0 is over its limits and
      * switches to a new MemStore and WAL when the current one is full (or {@code force}). A group of
-     * {@code bytes} the MemStore's memory cannot take now waits here, before it is logged, so an
+     * {@code entries} cells in {@code bytes} the MemStore's memory cannot take now waits here, before it is logged, so an
      * insert never fails after its WAL append.
      */
-    private void makeRoomForWrite(boolean force, long bytes) throws IOException {
+    private void makeRoomForWrite(boolean force, long bytes, long entries) throws IOException {
         boolean allowDelay = !force;
         long stallStart = 0;
         long memoryWaitStart = 0;
@@ -599,11 +603,11 @@ public final class EngineImpl implements Engine {
                     }
                     maybeScheduleCompaction();
                     backgroundChanged.awaitNanos(STALL_RECHECK_NANOS);
-                } else if (!force && !memstore.hasRoomFor(bytes) && !memstore.hasSnapshot()
+                } else if (!force && !memstore.hasRoomFor(bytes, entries) && !memstore.hasSnapshot()
                         && !memstore.isActiveEmpty()) {
                     // A bounded (off-heap) MemStore is full: flushing it frees its memory.
                     switchMemStore();
-                } else if (!force && !memstore.hasRoomFor(bytes)) {
+                } else if (!force && !memstore.hasRoomFor(bytes, entries)) {
                     // The flush, an in-memory compaction or readers closing their views return memory;
                     // long-lived cursors may never do, so the wait is bounded.
                     checkCloseNotBlocked();

@@ -269,8 +269,8 @@ final class CompactingMemStore implements MemStore {
     }
 
     @Override
-    public boolean hasRoomFor(long bytes) {
-        return layout.hasRoomFor(bytes);
+    public boolean hasRoomFor(long bytes, long entries) {
+        return layout.hasRoomFor(bytes, entries);
     }
 
     @Override

@@ -37,8 +37,8 @@ final class DefaultMemStore implements MemStore {
     }
 
     @Override
-    public boolean hasRoomFor(long bytes) {
-        return layout.hasRoomFor(bytes);
+    public boolean hasRoomFor(long bytes, long entries) {
+        return layout.hasRoomFor(bytes, entries);
     }
 
     @Override

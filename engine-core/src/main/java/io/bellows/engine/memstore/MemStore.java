@@ -36,12 +36,12 @@ public interface MemStore extends AutoCloseable {
     MemStoreView view();
 
     /**
-     * Whether a write group of {@code bytes} (encoded batch bytes) can be added now without waiting
-     * for memory. A layout with a bounded pool (OFF_HEAP) says no when it is nearly exhausted; the
-     * engine then flushes or waits before logging the group, so an add never fails after its WAL
-     * append.
+     * Whether a write group of {@code entries} cells in {@code bytes} (encoded batch bytes) can be added
+     * now without waiting for memory. A layout with a bounded pool (OFF_HEAP) says no when it is nearly
+     * exhausted; the engine then flushes or waits before logging the group, so an add never fails
+     * after its WAL append.
      */
-    default boolean hasRoomFor(long bytes) {
+    default boolean hasRoomFor(long bytes, long entries) {
         return true;
     }
 

@@ -33,8 +33,8 @@ public interface SegmentLayout extends AutoCloseable {
      */
     Compacted compact(List<Segment> segments, Retention retention);
 
-    /** See {@link MemStore#hasRoomFor(long)}. */
-    default boolean hasRoomFor(long bytes) {
+    /** See {@link MemStore#hasRoomFor(long, long)}. */
+    default boolean hasRoomFor(long bytes, long entries) {
         return true;
     }
 

@@ -198,16 +198,16 @@ final class ChunkPool implements AutoCloseable {
     }
 
     /**
-     * Whether a write group of {@code bytes} encoded batch bytes fits without waiting, for any mix of
-     * cells: the bytes not yet allocated plus those kept free cover its records, the chunk tails they
-     * leave and two data chunks (the current chunk's unusable tail, rounding). A record's 6-byte header
-     * replaces at least 2 encoded bytes (kind and key length of a delete), so records take at most 3
-     * times the encoding (a delete of the empty key: 2 bytes encoded, 6 as a record); a record sharing
-     * a chunk is at most an eighth of it, so tails waste at most a seventh of the records. A yes
-     * promises the group that room until the next call: compactions leave it alone.
+     * Whether a write group of {@code entries} cells in {@code bytes} encoded batch bytes fits without
+     * waiting: the bytes not yet allocated plus those kept free cover its records, the chunk tails
+     * they leave and two data chunks (the current chunk's unusable tail, rounding). A record's 6-byte
+     * header replaces at least 2 encoded bytes (kind and key length of a delete; 3 for a put), so the
+     * records take at most {@code bytes + 4 * entries}; a record sharing a chunk is at most an eighth of
+     * it, so tails waste at most a seventh of the records. A yes promises the group that room until the
+     * next call: compactions leave it alone.
      */
-    boolean hasRoomFor(long bytes) {
-        long records = 3 * bytes;
+    boolean hasRoomFor(long bytes, long entries) {
+        long records = bytes + 4 * entries;
         lock.lock();
         try {
             long need = records + records / 7 + 2L * dataChunkSize;

@@ -42,8 +42,8 @@ final class OffHeapLayout implements SegmentLayout {
     }
 
     @Override
-    public boolean hasRoomFor(long bytes) {
-        return pool.hasRoomFor(bytes);
+    public boolean hasRoomFor(long bytes, long entries) {
+        return pool.hasRoomFor(bytes, entries);
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine logs a write group only once {@code hasRoomFor(encodedLength)} says yes, and adds it to
+ * The engine logs a write group only once {@code hasRoomFor(encodedLength, count)} says yes, and adds it to
  * the MemStore after its WAL append: a group the pool accepted must then fit, or a logged write fails
  * (after the writer waited for memory nobody frees). Each shape takes the largest group the pool
  * accepts and adds it to an empty active segment.
@@ -34,10 +34,10 @@ class RoomForWriteTest {
         try (ChunkPool p = pool()) {
             WriteBatch b = new WriteBatch();
             // Grow until the encoded group is as large as the pool accepts.
-            for (int i = 0; p.hasRoomFor(b.encodedLength() + (long) perOpEncoded); i++) {
+            for (int i = 0; p.hasRoomFor(b.encodedLength() + (long) perOpEncoded, b.count() + 1); i++) {
                 op.addTo(b, i);
             }
-            assertTrue(p.hasRoomFor(b.encodedLength()), shape);
+            assertTrue(p.hasRoomFor(b.encodedLength(), b.count()), shape);
             OffHeapLayout layout = new OffHeapLayout(p);
             MutableSegment s = layout.newMutable();
             long[] seq = {1};
@@ -97,10 +97,10 @@ class RoomForWriteTest {
                 pinned.add(("p" + i).getBytes(), seq++, InternalKeys.KIND_PUT, new byte[1000]);
             }
             WriteBatch group = new WriteBatch();
-            for (int i = 0; p.hasRoomFor(group.encodedLength() + 1010L); i++) {
+            for (int i = 0; p.hasRoomFor(group.encodedLength() + 1010L, group.count() + 1); i++) {
                 group.put(("w" + i).getBytes(), new byte[1000]);
             }
-            assertTrue(p.hasRoomFor(group.encodedLength()));
+            assertTrue(p.hasRoomFor(group.encodedLength(), group.count()));
             // The group is logged now; meanwhile the compaction runs, or gives up if it would take the room.
             io.bellows.engine.memstore.Compacted c = null;
             try {
