@@ -139,7 +139,8 @@ final class ChunkPool implements AutoCloseable {
         try {
             return new Chunk(allocator.directBuffer(size, size), kind);
         } catch (OutOfMemoryError e) {
-            throw new MemoryLimitException("cannot allocate a " + size + "-byte off-heap chunk: the JVM's direct"
+            throw new MemoryLimitException("cannot allocate a " + size + "-byte off-heap chunk (" + allocatorName
+                    + " netty allocator): the JVM's direct"
                     + " memory is exhausted (" + e.getMessage() + "); raise -XX:MaxDirectMemorySize above"
                     + " offHeapLimit (" + limit + ")", e);
         }
@@ -249,13 +250,7 @@ final class ChunkPool implements AutoCloseable {
         }
     }
 
-    long limit() {
-        return limit;
-    }
 
-    String allocatorName() {
-        return allocatorName;
-    }
 
     /** Releases the free chunks; chunks still in use are released as they come back. */
     @Override

@@ -51,9 +51,6 @@ final class OffHeapLayout implements SegmentLayout {
         return new PoolStats(pool.chunksInUse(), pool.chunksFree(), pool.allocatedBytes());
     }
 
-    ChunkPool pool() {
-        return pool;
-    }
 
     @Override
     public void close() {

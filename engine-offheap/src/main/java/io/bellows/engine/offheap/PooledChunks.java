@@ -38,14 +38,6 @@ abstract class PooledChunks implements SegmentMemory {
         return chunks.size();
     }
 
-    /** Bytes of all chunks held. */
-    final long capacity() {
-        long sum = 0;
-        for (Chunk c : chunks) {
-            sum += c.capacity;
-        }
-        return sum;
-    }
 
     @Override
     public final void retain() {
