@@ -604,7 +604,7 @@ public final class EngineImpl implements Engine {
                     maybeScheduleCompaction();
                     backgroundChanged.awaitNanos(STALL_RECHECK_NANOS);
                 } else if (!force && !memstore.hasRoomFor(bytes, entries) && !memstore.hasSnapshot()
-                        && !memstore.isActiveEmpty()) {
+                        && flushFreesMemory()) {
                     // A bounded (off-heap) MemStore is full: flushing it frees its memory.
                     switchMemStore();
                 } else if (!force && !memstore.hasRoomFor(bytes, entries)) {
@@ -642,6 +642,16 @@ public final class EngineImpl implements Engine {
                 counters.stallNanos.add(System.nanoTime() - stallStart);
             }
         }
+    }
+
+    /**
+     * Whether flushing the MemStore would give back enough memory to be worth a table: an eighth of a
+     * MemStore's worth. When readers pin the rest of the pool, flushing what a few groups added would
+     * leave a tiny table per group; the group waits for the readers instead. Counted in memory, not
+     * data: cells of empty keys and values fill chunks without adding data bytes.
+     */
+    private boolean flushFreesMemory() {
+        return !memstore.isActiveEmpty() && memstore.stats().offHeapBytes >= options.memstoreSize() / 8;
     }
 
     /** REQUIRES: lock held, leader. Starts a new WAL, snapshots the MemStore, schedules its flush. */
