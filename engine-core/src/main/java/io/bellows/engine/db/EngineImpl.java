@@ -322,8 +322,8 @@ public final class EngineImpl implements Engine {
         while ((record = reader.next()) != null) {
             // A bounded (off-heap) MemStore may be full before it is due for a flush (records of small
             // cells outweigh their data bytes, or the logs came from a larger MemStore): nothing would
-            // return its memory, so the recovered data goes to a table first.
-            // Each operation takes at least 2 encoded bytes, so a record holds at most length / 2 cells.
+            // return its memory, so the recovered data goes to a table first. Each operation takes at
+            // least 2 encoded bytes, so a record holds at most length / 2 cells.
             if (!memstore.hasRoomFor(record.length, record.length / 2) && !memstore.isActiveEmpty()) {
                 versions.setLastSequence(Math.max(versions.lastSequence(), max[0]));
                 writeRecoveredTable(-1);
@@ -567,8 +567,8 @@ public final class EngineImpl implements Engine {
     /**
      * REQUIRES: lock held, caller is the leader. Waits while the MemStore or L0 is over its limits and
      * switches to a new MemStore and WAL when the current one is full (or {@code force}). A group of
-     * {@code entries} cells in {@code bytes} the MemStore's memory cannot take now waits here, before it is logged, so an
-     * insert never fails after its WAL append.
+     * {@code entries} cells in {@code bytes} that the MemStore's memory cannot take now waits here,
+     * before it is logged, so an insert never fails after its WAL append.
      */
     private void makeRoomForWrite(boolean force, long bytes, long entries) throws IOException {
         boolean allowDelay = !force;
