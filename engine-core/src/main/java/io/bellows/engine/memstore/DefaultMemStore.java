@@ -85,20 +85,12 @@ final class DefaultMemStore implements MemStore {
 
     @Override
     public long heapSize() {
-        long sum = 0;
-        for (Segment s : state.get().view.segments()) {
-            sum += s.heapSize();
-        }
-        return sum;
+        return state.get().heapSize();
     }
 
     @Override
     public long minSequence() {
-        long min = Long.MAX_VALUE;
-        for (Segment s : state.get().view.segments()) {
-            min = Math.min(min, s.minSequence());
-        }
-        return min;
+        return state.get().minSequence();
     }
 
     @Override

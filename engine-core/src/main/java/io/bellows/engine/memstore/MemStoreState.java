@@ -88,4 +88,21 @@ final class MemStoreState {
         }
         return sum;
     }
+
+    long heapSize() {
+        long sum = 0;
+        for (Segment s : view.segments()) {
+            sum += s.heapSize();
+        }
+        return sum;
+    }
+
+    /** Lowest sequence any segment holds, or Long.MAX_VALUE when all are empty. */
+    long minSequence() {
+        long min = Long.MAX_VALUE;
+        for (Segment s : view.segments()) {
+            min = Math.min(min, s.minSequence());
+        }
+        return min;
+    }
 }
