@@ -5,7 +5,7 @@ import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
-import io.bellows.engine.key.InternalKeys;
+import io.bellows.engine.internal.key.InternalKeys;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

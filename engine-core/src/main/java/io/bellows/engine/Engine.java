@@ -1,6 +1,6 @@
 package io.bellows.engine;
 
-import io.bellows.engine.db.EngineImpl;
+import io.bellows.engine.internal.db.EngineImpl;
 import java.nio.file.Path;
 
 /**

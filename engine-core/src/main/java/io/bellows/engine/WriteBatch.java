@@ -1,7 +1,7 @@
 package io.bellows.engine;
 
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.util.Coding;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.util.Coding;
 import java.util.Arrays;
 import java.util.Objects;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.bellows.engine.util.Bytes;
+import io.bellows.engine.internal.util.Bytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

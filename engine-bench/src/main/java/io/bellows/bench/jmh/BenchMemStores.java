@@ -1,10 +1,10 @@
 package io.bellows.bench.jmh;
 
 import io.bellows.engine.EngineOptions;
-import io.bellows.engine.memstore.MemStore;
-import io.bellows.engine.memstore.MemStoreContext;
-import io.bellows.engine.memstore.MemStoreCounters;
-import io.bellows.engine.memstore.MemStores;
+import io.bellows.engine.internal.memstore.MemStore;
+import io.bellows.engine.internal.memstore.MemStoreContext;
+import io.bellows.engine.internal.memstore.MemStoreCounters;
+import io.bellows.engine.internal.memstore.MemStores;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;

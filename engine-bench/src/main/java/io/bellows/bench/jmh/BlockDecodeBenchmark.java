@@ -1,6 +1,6 @@
 package io.bellows.bench.jmh;
 
-import io.bellows.engine.table.BlockDecoding;
+import io.bellows.engine.internal.table.BlockDecoding;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,6 +1,6 @@
 package io.bellows.bench.jmh;
 
-import io.bellows.engine.table.BloomFilter;
+import io.bellows.engine.internal.table.BloomFilter;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,10 +1,10 @@
 package io.bellows.bench.jmh;
 
 import io.bellows.engine.EngineOptions;
-import io.bellows.engine.iter.InternalIterator;
-import io.bellows.engine.iter.MergingIterator;
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.memstore.MemStoreView;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.MergingIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.memstore.MemStoreView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

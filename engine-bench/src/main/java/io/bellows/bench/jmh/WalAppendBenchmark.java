@@ -1,11 +1,11 @@
 package io.bellows.bench.jmh;
 
 import io.bellows.engine.WriteBatch;
-import io.bellows.engine.io.DefaultFileSystem;
-import io.bellows.engine.io.FileHeader;
-import io.bellows.engine.io.FileSystem;
-import io.bellows.engine.wal.BatchCodec;
-import io.bellows.engine.wal.LogWriter;
+import io.bellows.engine.internal.io.DefaultFileSystem;
+import io.bellows.engine.internal.io.FileHeader;
+import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.wal.BatchCodec;
+import io.bellows.engine.internal.wal.LogWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package io.bellows.engine.offheap;
 
-import io.bellows.engine.memstore.Compacted;
-import io.bellows.engine.memstore.ImmutableSegment;
-import io.bellows.engine.memstore.MutableSegment;
-import io.bellows.engine.memstore.Retention;
-import io.bellows.engine.memstore.Segment;
-import io.bellows.engine.memstore.SegmentLayout;
+import io.bellows.engine.internal.memstore.spi.Compacted;
+import io.bellows.engine.internal.memstore.spi.ImmutableSegment;
+import io.bellows.engine.internal.memstore.spi.MutableSegment;
+import io.bellows.engine.internal.memstore.spi.Retention;
+import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.memstore.spi.SegmentLayout;
 import java.util.List;
 
 /**

@@ -2,9 +2,9 @@ package io.bellows.engine.offheap;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.MemoryLayout;
-import io.bellows.engine.memstore.MemStores;
-import io.bellows.engine.memstore.SegmentLayout;
-import io.bellows.engine.memstore.SegmentLayoutProvider;
+import io.bellows.engine.internal.memstore.MemStores;
+import io.bellows.engine.internal.memstore.spi.SegmentLayout;
+import io.bellows.engine.internal.memstore.spi.SegmentLayoutProvider;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;

@@ -1,12 +1,12 @@
 package io.bellows.engine.offheap;
 
-import io.bellows.engine.iter.InternalIterator;
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.key.Lookup;
-import io.bellows.engine.memstore.MutableSegment;
-import io.bellows.engine.memstore.SegmentCounters;
-import io.bellows.engine.memstore.SegmentMemory;
-import io.bellows.engine.memstore.SkipListIterator;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.memstore.spi.MutableSegment;
+import io.bellows.engine.internal.memstore.spi.SegmentCounters;
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.memstore.spi.SkipListIterator;
 import io.netty.buffer.ByteBuf;
 import java.util.Iterator;
 import java.util.List;

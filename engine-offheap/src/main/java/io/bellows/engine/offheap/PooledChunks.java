@@ -1,6 +1,6 @@
 package io.bellows.engine.offheap;
 
-import io.bellows.engine.memstore.SegmentMemory;
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,10 +1,10 @@
 package io.bellows.engine.offheap;
 
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.memstore.Compacted;
-import io.bellows.engine.memstore.Retention;
-import io.bellows.engine.memstore.Segment;
-import io.bellows.engine.memstore.SegmentMemory;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.memstore.spi.Compacted;
+import io.bellows.engine.internal.memstore.spi.Retention;
+import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,11 +1,11 @@
 package io.bellows.engine.offheap;
 
-import io.bellows.engine.iter.InternalIterator;
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.key.Lookup;
-import io.bellows.engine.memstore.ImmutableSegment;
-import io.bellows.engine.memstore.IndexedIterator;
-import io.bellows.engine.memstore.SegmentMemory;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.memstore.spi.ImmutableSegment;
+import io.bellows.engine.internal.memstore.spi.IndexedIterator;
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;

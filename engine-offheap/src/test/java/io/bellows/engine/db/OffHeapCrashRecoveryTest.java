@@ -1,4 +1,4 @@
-package io.bellows.engine.db;
+package io.bellows.engine.internal.db;
 
 /**
  * Crash recovery under MemoryLayout.OFF_HEAP, every scheme and policy: the store is reopened from the

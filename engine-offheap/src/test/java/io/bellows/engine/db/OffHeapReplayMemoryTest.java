@@ -1,4 +1,4 @@
-package io.bellows.engine.db;
+package io.bellows.engine.internal.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,7 +9,7 @@ import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
-import io.bellows.engine.io.CrashableFileSystem;
+import io.bellows.engine.internal.io.CrashableFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -7,14 +7,14 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.TestSeeds;
-import io.bellows.engine.iter.InternalIterator;
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.memstore.MemStore;
-import io.bellows.engine.memstore.MemStoreContext;
-import io.bellows.engine.memstore.MemStoreCounters;
-import io.bellows.engine.memstore.MemStoreView;
-import io.bellows.engine.memstore.MemStores;
-import io.bellows.engine.memstore.Segment;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.memstore.MemStore;
+import io.bellows.engine.internal.memstore.MemStoreContext;
+import io.bellows.engine.internal.memstore.MemStoreCounters;
+import io.bellows.engine.internal.memstore.MemStoreView;
+import io.bellows.engine.internal.memstore.MemStores;
+import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.offheap.ModelCells.Entry;
 import java.util.ArrayDeque;
 import java.util.Random;
@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The same writes, read points and in-memory policy give the same MemStore contents under ON_HEAP and
- * OFF_HEAP: both layouts drop exactly the same versions (they share {@link io.bellows.engine.memstore.Retention}
+ * OFF_HEAP: both layouts drop exactly the same versions (they share {@link io.bellows.engine.internal.memstore.spi.Retention}
  * but not the merge that feeds it), and flattening and merging lose nothing.
  */
 class LayoutParityTest {

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.bellows.engine.iter.InternalIterator;
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.memstore.MutableSegment;
-import io.bellows.engine.memstore.Segment;
-import io.bellows.engine.memstore.SegmentMemory;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.memstore.spi.MutableSegment;
+import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;

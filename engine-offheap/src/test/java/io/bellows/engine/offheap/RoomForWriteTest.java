@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.WriteBatch;
-import io.bellows.engine.key.InternalKeys;
-import io.bellows.engine.memstore.MutableSegment;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -102,9 +102,9 @@ class RoomForWriteTest {
             }
             assertTrue(p.hasRoomFor(group.encodedLength(), group.count()));
             // The group is logged now; meanwhile the compaction runs, or gives up if it would take the room.
-            io.bellows.engine.memstore.Compacted c = null;
+            io.bellows.engine.internal.memstore.spi.Compacted c = null;
             try {
-                c = layout.compact(java.util.List.of(pinned), new io.bellows.engine.memstore.Retention(new long[0], seq));
+                c = layout.compact(java.util.List.of(pinned), new io.bellows.engine.internal.memstore.spi.Retention(new long[0], seq));
             } catch (io.bellows.engine.MemoryLimitException e) {
                 // an aborted compaction leaves the pipeline as it was
             }

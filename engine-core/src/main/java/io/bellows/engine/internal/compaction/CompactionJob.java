@@ -1,0 +1,102 @@
+package io.bellows.engine.internal.compaction;
+
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.MergingIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.VersionEdit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Executes a {@link Compaction}: merges its inputs, keeps the versions a {@link VersionPruner} says a
+ * reader may still need, writes the survivors through {@link TableOutputs} and describes the result
+ * as a {@link VersionEdit}. Shared by the SSTable schemes; the scheme only chose the inputs and the rules.
+ */
+public final class CompactionJob {
+    private CompactionJob() {}
+
+    /**
+     * Runs {@code c}. On failure the partial outputs are deleted and the exception propagates; the
+     * inputs are untouched, so nothing is lost.
+     */
+    public static VersionEdit run(Compaction c, TableSource tables, long[] snapshots, TableSink outputs)
+            throws IOException {
+        VersionEdit edit = new VersionEdit();
+        for (Compaction.Input in : c.inputs()) {
+            edit.deleteFile(in.level(), in.file().number);
+        }
+        if (c.isTrivialMove()) {
+            for (Compaction.Input in : c.inputs()) {
+                edit.addFile(c.outputLevel(), in.file());
+            }
+            return edit;
+        }
+        List<InternalIterator> sources = sources(c, tables);
+        try (MergingIterator it = new MergingIterator(sources)) {
+            VersionPruner pruner = new VersionPruner(snapshots, c.baseLevelTest());
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                    outputs.add(it.key(), it.sequence(), it.kind(), it.value());
+                }
+            }
+            for (FileMeta f : outputs.finish()) {
+                edit.addFile(c.outputLevel(), f);
+            }
+        } catch (IOException | RuntimeException e) {
+            outputs.abandon();
+            throw e;
+        }
+        return edit;
+    }
+
+    /**
+     * One iterator per L0 table (they overlap) and, per deeper level, one concatenating iterator per
+     * run of disjoint tables: one run in a level of disjoint tables, several where a scheme lets the
+     * tables of a level overlap (FLSM guards).
+     */
+    private static List<InternalIterator> sources(Compaction c, TableSource tables) throws IOException {
+        Map<Integer, List<FileMeta>> byLevel = new TreeMap<>();
+        List<FileMeta> l0 = new ArrayList<>();
+        for (Compaction.Input in : c.inputs()) {
+            if (in.level() == 0) {
+                l0.add(in.file());
+            } else {
+                byLevel.computeIfAbsent(in.level(), l -> new ArrayList<>()).add(in.file());
+            }
+        }
+        List<InternalIterator> out = new ArrayList<>();
+        tables.addIterators(l0, false, out);
+        for (List<FileMeta> files : byLevel.values()) {
+            for (List<FileMeta> run : disjointRuns(files)) {
+                out.add(new LevelIterator(run, tables, false));
+            }
+        }
+        return out;
+    }
+
+    /** Splits tables into as few runs of disjoint tables as key order allows (first fit by smallest key). */
+    static List<List<FileMeta>> disjointRuns(List<FileMeta> files) {
+        files.sort(FileMeta::compareSmallest);
+        List<List<FileMeta>> runs = new ArrayList<>();
+        for (FileMeta f : files) {
+            List<FileMeta> fit = null;
+            for (List<FileMeta> run : runs) {
+                FileMeta last = run.get(run.size() - 1);
+                if (InternalKeys.compare(last.largestKey, last.largestSeq, f.smallestKey, f.smallestSeq) < 0) {
+                    fit = run;
+                    break;
+                }
+            }
+            if (fit == null) {
+                fit = new ArrayList<>();
+                runs.add(fit);
+            }
+            fit.add(f);
+        }
+        return runs;
+    }
+}

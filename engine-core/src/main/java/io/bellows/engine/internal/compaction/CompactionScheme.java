@@ -1,0 +1,129 @@
+package io.bellows.engine.internal.compaction;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.SchemeState;
+import io.bellows.engine.internal.version.Version;
+import io.bellows.engine.internal.version.VersionEdit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The disk-layer policy of a store (docs/architecture.md, "CompactionScheme SPI"). It decides where a
+ * flushed table lands, which compaction runs next, which tables a point lookup probes and in what
+ * order, how a cursor's sources are built, how hard writers must be held back, and what scheme state
+ * the manifest keeps ({@link SchemeState}). The engine, the manifest, table I/O and compaction
+ * execution are shared by every scheme; a scheme with its own table format (LSM_TRIE) also supplies
+ * how flushes and compactions write tables and how a get probes them (the default methods keep the
+ * SSTable behaviour).
+ *
+ * <p>Thread safety: only {@link #pick} and {@link #pressure} are called under the engine lock (so
+ * calls of those two never overlap). Every other method may run concurrently with them and with
+ * each other, and a scheme synchronizes whatever mutable state they share:
+ * <ul>
+ *   <li>readers, without locks: {@link #candidates}, {@link #cursorSources}, {@link #get}, {@link #onSeek};
+ *   <li>the flush thread, one flush at a time (recovery's flushes too): {@link #flushOutputs},
+ *       {@link #observeFlushedKey}, {@link #placeFlush};
+ *   <li>compaction threads, several at once: {@link #compactionOutputs}, {@link #runCompaction},
+ *       {@link #onCompacted} (after the compaction was picked, before its edit is logged);
+ *   <li>{@code compactRange}'s thread: {@link #pickManual}, only while no other compaction runs;
+ *   <li>the version set, under its own monitor (one at a time): the {@link SchemeState} methods. What
+ *       must be decided atomically with an install belongs in {@link SchemeState#prepare}.
+ * </ul>
+ */
+public interface CompactionScheme extends SchemeState {
+    CompactionStyle style();
+
+    /** Records in {@code edit} where a table written by a MemStore flush goes. */
+    void placeFlush(Version current, FileMeta table, VersionEdit edit);
+
+    /**
+     * Appends to {@code out} the tables that may hold {@code key}, in the order a lookup must probe
+     * them: every version of the key in an earlier table is newer than any in a later one, so the
+     * first table with an entry visible at the read sequence decides the answer.
+     */
+    void candidates(Version v, byte[] key, List<FileMeta> out);
+
+    /** Iterators that together cover every table of {@code v}, for a merged cursor. */
+    List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) throws IOException;
+
+    /**
+     * The most urgent compaction, or null if none is needed or every candidate touches a table in
+     * {@code busy} (inputs of running compactions).
+     */
+    Compaction pick(Version v, Set<Long> busy);
+
+    /**
+     * A compaction of every table of {@code level} meeting {@code [from, to]} into the next level, or
+     * null if there is none. Used by {@code compactRange}, which runs with no other compaction.
+     */
+    Compaction pickManual(Version v, int level, byte[] from, byte[] to);
+
+    WritePressure pressure(Version v);
+
+    /** Adds to {@code edit} the scheme's own state changes after {@code c} ran (e.g. compaction cursors). */
+    void onCompacted(Compaction c, VersionEdit edit);
+
+    /**
+     * Sees each entry a MemStore flush writes, in key order, before {@link #placeFlush} is called for
+     * the flush's tables (e.g. to choose FLSM guards from inserted keys). Flushes run one at a time.
+     */
+    default void observeFlushedKey(byte[] key, int kind) {}
+
+    /**
+     * A cursor was positioned by a seek at {@code key} while {@code lastSequence} was the latest write.
+     * Returns true when this makes a compaction due (seek-based compaction), so the engine schedules
+     * one. Called on the reader's thread without locks: must be cheap.
+     */
+    default boolean onSeek(byte[] key, long lastSequence) {
+        return false;
+    }
+
+    /** Number of levels of this scheme's versions (for LSM_TRIE: the trie depth). */
+    default int numLevels(EngineOptions options) {
+        return options.numLevels();
+    }
+
+    /** The sink a MemStore flush writes its entries to. Default: SSTables, one per flush. */
+    default TableSink flushOutputs(TableWriteContext ctx) {
+        return new TableOutputs(ctx, null);
+    }
+
+    /** The sink compaction {@code c} writes to. Default: SSTables cut by the compaction's splitter. */
+    default TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {
+        return new TableOutputs(ctx, c.splitter());
+    }
+
+    /**
+     * Executes {@code c} into {@code out} (made by {@link #compactionOutputs}) and returns the edit that
+     * installs the result. On failure the caller abandons {@code out}. Default: {@link CompactionJob}.
+     */
+    default VersionEdit runCompaction(Compaction c, TableSource tables, long[] snapshots, TableSink out)
+            throws IOException {
+        return CompactionJob.run(c, tables, snapshots, out);
+    }
+
+    /**
+     * Looks {@code key} up in the tables of {@code v} at {@code seq}: true with {@code out} set to the
+     * newest entry visible there, false if no table holds one. Default: probes {@link #candidates} in
+     * order, counting each probe in {@code counters.tablesProbed}.
+     */
+    default boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
+            EngineCounters counters) throws IOException {
+        List<FileMeta> candidates = new ArrayList<>(4);
+        candidates(v, key, candidates);
+        for (FileMeta f : candidates) {
+            counters.tablesProbed.increment();
+            if (tables.get(f, key, seq, fillCache, out)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

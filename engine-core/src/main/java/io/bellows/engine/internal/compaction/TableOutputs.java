@@ -1,0 +1,124 @@
+package io.bellows.engine.internal.compaction;
+
+import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.table.TableBuilder;
+import io.bellows.engine.internal.table.TableProperties;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.FileNames;
+import io.bellows.engine.internal.version.VersionSet;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Writes a stream of entries (internal-key order) into one or more new tables, cutting only between
+ * user keys so that no user key ever spans two tables of a run. Every table number in progress is
+ * registered in {@code pendingOutputs} so the obsolete-file sweep leaves it alone.
+ */
+public final class TableOutputs implements TableSink {
+    /** Table-format settings shared by every output. */
+    public record Format(int blockSize, int restartInterval, int bloomBitsPerKey) {}
+
+    private final Path dir;
+    private final FileSystem fs;
+    private final VersionSet versions;
+    private final Format format;
+    private final Set<Long> pendingOutputs;
+    private final LongAdder bytesWritten;
+    private final Compaction.Splitter splitter;
+    private final List<FileMeta> finished = new ArrayList<>();
+    private final List<Long> created = new ArrayList<>();
+
+    private TableBuilder builder;
+    private long number;
+    private byte[] lastKey;
+    private long maxSeq;
+
+    public TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
+            LongAdder bytesWritten, Compaction.Splitter splitter) {
+        this.dir = dir;
+        this.fs = fs;
+        this.versions = versions;
+        this.format = format;
+        this.pendingOutputs = pendingOutputs;
+        this.bytesWritten = bytesWritten;
+        this.splitter = splitter;
+    }
+
+    /** An SSTable sink for {@code ctx}, cut by {@code splitter} (null: one table). */
+    public TableOutputs(TableWriteContext ctx, Compaction.Splitter splitter) {
+        this(ctx.dir(), ctx.fs(), ctx.versions(), ctx.format(), ctx.pendingOutputs(), ctx.bytesWritten(), splitter);
+    }
+
+    @Override
+    public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
+        boolean newKey = lastKey == null || !Arrays.equals(lastKey, key);
+        if (builder != null && newKey && splitter != null && splitter.splitBefore(key, builder.estimatedFileSize())) {
+            finishCurrent();
+        }
+        if (builder == null) {
+            number = versions.newFileNumber();
+            pendingOutputs.add(number);
+            created.add(number);
+            Path path = FileNames.table(dir, number);
+            WritableFile file = fs.createTable(path);
+            builder = new TableBuilder(file, path, format.blockSize(), format.restartInterval(), format.bloomBitsPerKey());
+            maxSeq = 0;
+            if (splitter != null) {
+                splitter.tableStarted(key);
+            }
+        }
+        builder.add(key, seq, kind, value);
+        maxSeq = Math.max(maxSeq, seq);
+        if (newKey) {
+            lastKey = key;
+        }
+    }
+
+    private void finishCurrent() throws IOException {
+        TableProperties p = builder.finish();
+        builder = null;
+        bytesWritten.add(p.fileSize());
+        finished.add(new FileMeta(number, p.fileSize(), p.smallestKey(), p.smallestSeq(), p.largestKey(),
+                p.largestSeq(), p.entries(), maxSeq));
+    }
+
+    /** Finishes the last table and makes every new table durable (including its directory entry). */
+    @Override
+    public List<FileMeta> finish() throws IOException {
+        if (builder != null) {
+            finishCurrent();
+        }
+        if (!finished.isEmpty()) {
+            fs.syncDirectory(dir);
+        }
+        return finished;
+    }
+
+    /** Table numbers this output created (to release from pending outputs once installed or abandoned). */
+    @Override
+    public List<Long> created() {
+        return created;
+    }
+
+    /** Deletes everything written after a failure. */
+    @Override
+    public void abandon() {
+        if (builder != null) {
+            builder.abandon();
+            builder = null;
+        }
+        for (long n : created) {
+            try {
+                fs.delete(FileNames.table(dir, n));
+            } catch (IOException ignored) {
+                // left behind as an orphan; the next open's sweep removes it
+            }
+        }
+    }
+}

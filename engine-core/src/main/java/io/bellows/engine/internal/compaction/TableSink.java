@@ -1,0 +1,23 @@
+package io.bellows.engine.internal.compaction;
+
+import io.bellows.engine.internal.version.FileMeta;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Where a flush or compaction writes its surviving entries (fed in internal-key order). The scheme
+ * supplies it, so a scheme may use its own table format; the engine only finishes it, or abandons it
+ * after a failure, and releases the numbers it created from the pending outputs.
+ */
+public interface TableSink {
+    void add(byte[] key, long seq, int kind, byte[] value) throws IOException;
+
+    /** Finishes every table and makes them durable (including their directory entries). */
+    List<FileMeta> finish() throws IOException;
+
+    /** Table numbers this sink created (to release from pending outputs once installed or abandoned). */
+    List<Long> created();
+
+    /** Deletes everything written after a failure. */
+    void abandon();
+}

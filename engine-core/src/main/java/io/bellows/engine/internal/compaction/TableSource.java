@@ -1,0 +1,38 @@
+package io.bellows.engine.internal.compaction;
+
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.table.htable.HTableReader;
+import io.bellows.engine.internal.version.FileMeta;
+import java.io.IOException;
+import java.util.List;
+
+/** Access to table contents by file, for schemes and compaction jobs (backed by the table cache). */
+public interface TableSource {
+    InternalIterator iterator(FileMeta file, boolean fillCache) throws IOException;
+
+    /**
+     * Appends an iterator over each of {@code files} to {@code out}. If one cannot be opened, closes
+     * the iterators this call appended and rethrows, so no table stays pinned by a half-built list.
+     */
+    default void addIterators(Iterable<FileMeta> files, boolean fillCache, List<InternalIterator> out)
+            throws IOException {
+        int start = out.size();
+        try {
+            for (FileMeta f : files) {
+                out.add(iterator(f, fillCache));
+            }
+        } catch (IOException | RuntimeException e) {
+            while (out.size() > start) {
+                out.remove(out.size() - 1).close();
+            }
+            throw e;
+        }
+    }
+
+    /** Point lookup in one table; see {@code TableReader.get}. */
+    boolean get(FileMeta file, byte[] key, long seq, boolean fillCache, Lookup out) throws IOException;
+
+    /** The reader of an HTable (LSM_TRIE); fails if the file is of another kind. */
+    HTableReader htable(FileMeta file) throws IOException;
+}

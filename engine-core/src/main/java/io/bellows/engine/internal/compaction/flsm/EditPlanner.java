@@ -1,0 +1,295 @@
+package io.bellows.engine.internal.compaction.flsm;
+
+import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.Version;
+import io.bellows.engine.internal.version.VersionEdit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Completes one compaction's edit just before it is logged (under the version set's lock, so nothing
+ * changes meanwhile): commits the uncommitted guards it can, deletes guards left empty, and records
+ * the guard of every table the edit adds or moves.
+ *
+ * <p>A guard is committed at level L when it is committed at L+1 (or L is the last level), no table
+ * of L after this edit straddles it, and no compaction still running that writes to L over its key
+ * was picked before the guard was selected (such a compaction does not cut its output there). Going
+ * deepest first keeps the guards of each level a subset of the next level's.
+ *
+ * <p>A committed guard is deleted when it holds no table at any level where it is committed: all the
+ * data of its range is gone (paper §3.3). Its key range joins the preceding guard; nothing moves.
+ */
+final class EditPlanner {
+    /** A compaction picked and not yet installed: the level it writes and the key range it covers. */
+    record Running(int outputLevel, byte[] lo, byte[] hi, long epoch, Set<Long> inputs) {
+        /** Whether {@code key} lies strictly inside the range, where an output table could straddle it. */
+        boolean covers(byte[] key) {
+            return (lo == null || Bytes.compare(key, lo) > 0) && (hi == null || Bytes.compare(key, hi) < 0);
+        }
+    }
+
+    private final GuardSet guards;
+    private final Version baseVersion;
+    private final GuardIndex base;
+    private final VersionEdit edit;
+    private final int last;
+    private final Set<Long> deleted = new HashSet<>();
+    private final List<List<FileMeta>> added = new ArrayList<>();
+    /** Guard -> shallowest level it is committed at after this edit, for guards this edit commits. */
+    private final Map<GuardSet.Guard, Integer> newFrom = new IdentityHashMap<>();
+    private final Map<GuardSet.Guard, Long> ids = new IdentityHashMap<>();
+    /** Per level: keys (with ids) committed at that level by this edit. */
+    private final List<TreeMap<byte[], Long>> committedNow = new ArrayList<>();
+    private final TreeMap<byte[], Boolean> removed = new TreeMap<>(Bytes.COMPARATOR);
+
+    private EditPlanner(GuardSet guards, Version baseVersion, GuardIndex base, VersionEdit edit) {
+        this.guards = guards;
+        this.baseVersion = baseVersion;
+        this.base = base;
+        this.edit = edit;
+        this.last = base.numLevels() - 1;
+        for (int level = 0; level <= last; level++) {
+            added.add(new ArrayList<>());
+            committedNow.add(new TreeMap<>(Bytes.COMPARATOR));
+        }
+    }
+
+    /**
+     * Completes {@code edit}; a no-op for edits that delete no table (flushes). Removes the edit's own
+     * compaction from {@code running}.
+     *
+     * @throws IllegalStateException if an output table would straddle a committed guard (the
+     *     compaction then fails before anything is logged and is picked again)
+     */
+    static void plan(GuardSet guards, Version baseVersion, GuardIndex base, VersionEdit edit, List<Running> running) {
+        if (edit.deletedFiles().isEmpty()) {
+            return;
+        }
+        long first = edit.deletedFiles().get(0).number();
+        Running self = null;
+        for (int i = 0; i < running.size(); i++) {
+            if (running.get(i).inputs().contains(first)) {
+                self = running.remove(i);
+                break;
+            }
+        }
+        new EditPlanner(guards, baseVersion, base, edit).run(self, running);
+    }
+
+    private void run(Running self, List<Running> running) {
+        for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
+            deleted.add(d.number());
+        }
+        for (VersionEdit.NewFile n : edit.newFiles()) {
+            added.get(n.level()).add(n.meta());
+        }
+        commit(running);
+        if (self != null) {
+            deleteEmpty(self);
+        }
+        List<VersionEdit.NewFile> newFiles = edit.newFiles();
+        int count = newFiles.size();
+        for (int i = 0; i < count; i++) {
+            VersionEdit.NewFile n = newFiles.get(i);
+            if (n.level() > 0) {
+                edit.placeNewFile(i, place(n.level(), n.meta()));
+            }
+        }
+        movePlacedTables();
+        for (Map.Entry<GuardSet.Guard, Integer> e : newFrom.entrySet()) {
+            edit.schemeRecord(GuardRecords.commit(e.getValue(), ids.get(e.getKey()), e.getKey().key));
+        }
+    }
+
+    private void commit(List<Running> running) {
+        for (int level = last; level >= 1; level--) {
+            for (GuardSet.Guard g : guards.uncommitted().values()) {
+                if (g.top > level || from(g) != level + 1) {
+                    continue;
+                }
+                if (blocked(g, level, running) || straddled(g.key, level)) {
+                    continue;
+                }
+                newFrom.put(g, level);
+                long id = ids.computeIfAbsent(g, x -> x.id != 0 ? x.id : guards.allocateId());
+                for (int l = level; l < g.committedFrom; l++) {
+                    committedNow.get(l).put(g.key, id);
+                }
+            }
+        }
+    }
+
+    private int from(GuardSet.Guard g) {
+        Integer f = newFrom.get(g);
+        return f != null ? f : g.committedFrom;
+    }
+
+    private static boolean blocked(GuardSet.Guard g, int level, List<Running> running) {
+        for (Running r : running) {
+            if (r.outputLevel() == level && r.epoch() < g.epoch && r.covers(g.key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a table of {@code level} after this edit straddles {@code key}. */
+    private boolean straddled(byte[] key, int level) {
+        GuardLevel gl = base.levels[level];
+        for (FileMeta f : gl.tables[gl.find(key)]) {
+            if (!deleted.contains(f.number) && straddles(f, key)) {
+                return true;
+            }
+        }
+        for (FileMeta f : added.get(level)) {
+            if (straddles(f, key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean straddles(FileMeta f, byte[] key) {
+        return Bytes.compare(f.smallestKey, key) < 0 && Bytes.compare(key, f.largestKey) <= 0;
+    }
+
+    /**
+     * Deletes the committed guards in the compaction's range, and those enclosing it, that hold
+     * nothing at any level.
+     */
+    private void deleteEmpty(Running self) {
+        GuardLevel gl = base.levels[self.outputLevel()];
+        int g = self.lo() == null ? 1 : Math.max(1, gl.find(self.lo()));
+        for (; g < gl.guardCount(); g++) {
+            byte[] key = gl.keys[g];
+            if (self.hi() != null && Bytes.compare(key, self.hi()) >= 0) {
+                break;
+            }
+            if (self.lo() != null && Bytes.compare(key, self.lo()) < 0) {
+                continue;
+            }
+            deleteIfEmpty(key);
+        }
+        // The guards that enclose the range at shallower levels may have lost their last data too.
+        if (self.lo() != null) {
+            for (int level = 1; level < self.outputLevel(); level++) {
+                GuardLevel enclosing = base.levels[level];
+                int e = enclosing.find(self.lo());
+                if (e > 0) {
+                    deleteIfEmpty(enclosing.keys[e]);
+                }
+            }
+        }
+    }
+
+    private void deleteIfEmpty(byte[] key) {
+        GuardSet.Guard guard = guards.get(key);
+        if (guard != null && !removed.containsKey(key) && !newFrom.containsKey(guard) && emptyEverywhere(guard)) {
+            removed.put(key, Boolean.TRUE);
+            edit.schemeRecord(GuardRecords.delete(key));
+        }
+    }
+
+    /**
+     * Whether nothing at any level, L0 included, overlaps the guard's range at its shallowest committed
+     * level (its widest): all data of the range is gone, not merely moved on to a deeper level.
+     */
+    private boolean emptyEverywhere(GuardSet.Guard guard) {
+        GuardLevel top = base.levels[guard.committedFrom];
+        byte[] lo = guard.key;
+        byte[] hi = top.upper(top.find(lo));
+        for (FileMeta f : base.l0) {
+            if (!deleted.contains(f.number) && meets(f, lo, hi)) {
+                return false;
+            }
+        }
+        for (int level = 0; level <= last; level++) {
+            for (FileMeta f : added.get(level)) {
+                if (meets(f, lo, hi)) {
+                    return false;
+                }
+            }
+            if (level == 0) {
+                continue;
+            }
+            GuardLevel gl = base.levels[level];
+            // The guard holding lo, then the following guards that start below hi.
+            for (int g = gl.find(lo); g < gl.guardCount(); g++) {
+                if (g > 0 && hi != null && Bytes.compare(gl.keys[g], hi) >= 0) {
+                    break;
+                }
+                for (FileMeta f : gl.tables[g]) {
+                    if (!deleted.contains(f.number) && meets(f, lo, hi)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean meets(FileMeta f, byte[] lo, byte[] hi) {
+        return Bytes.compare(f.largestKey, lo) >= 0 && (hi == null || Bytes.compare(f.smallestKey, hi) < 0);
+    }
+
+    /** The id of the guard that holds {@code f} at {@code level} after this edit. */
+    private long place(int level, FileMeta f) {
+        GuardLevel gl = base.levels[level];
+        TreeMap<byte[], Long> now = committedNow.get(level);
+        int at = gl.find(f.smallestKey);
+        int g = at;
+        while (g > 0 && removed.containsKey(gl.keys[g])) {
+            g--;
+        }
+        byte[] key = gl.keys[g];
+        long id = gl.ids[g];
+        Map.Entry<byte[], Long> floor = now.floorEntry(f.smallestKey);
+        if (floor != null && (key == null || Bytes.compare(floor.getKey(), key) > 0)) {
+            key = floor.getKey();
+            id = floor.getValue();
+        }
+        int u = at + 1;
+        while (u < gl.guardCount() && removed.containsKey(gl.keys[u])) {
+            u++;
+        }
+        byte[] upper = u < gl.guardCount() ? gl.keys[u] : null;
+        Map.Entry<byte[], Long> higher = now.higherEntry(f.smallestKey);
+        if (higher != null && (upper == null || Bytes.compare(higher.getKey(), upper) < 0)) {
+            upper = higher.getKey();
+        }
+        if (upper != null && Bytes.compare(f.largestKey, upper) >= 0) {
+            throw new IllegalStateException("table " + f.number + " at level " + level + " would straddle guard "
+                    + Bytes.toHex(upper) + " committed while it was written");
+        }
+        return id;
+    }
+
+    /** Re-records the tables that a guard committed by this edit takes over from the guard that held them. */
+    private void movePlacedTables() {
+        for (int level = 1; level <= last; level++) {
+            GuardLevel gl = base.levels[level];
+            Set<Integer> seen = new HashSet<>();
+            for (byte[] key : committedNow.get(level).keySet()) {
+                int g = gl.find(key);
+                if (!seen.add(g)) {
+                    continue;
+                }
+                for (FileMeta f : gl.tables[g]) {
+                    if (deleted.contains(f.number)) {
+                        continue;
+                    }
+                    long id = place(level, f);
+                    if (id != baseVersion.placement(f.number)) {
+                        edit.deleteFile(level, f.number).addFile(level, id, f);
+                    }
+                }
+            }
+        }
+    }
+}

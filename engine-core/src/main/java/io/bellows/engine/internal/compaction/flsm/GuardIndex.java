@@ -1,0 +1,142 @@
+package io.bellows.engine.internal.compaction.flsm;
+
+import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.Version;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The FLSM view of one version: L0 as flushed, every deeper level divided by its committed guards,
+ * and the guards due for compaction, most urgent first. Built once when the version is installed
+ * ({@code SchemeState.index}) and shared by every reader of that version. Immutable.
+ *
+ * <p>Building checks the persisted guard membership: every table must lie inside one committed guard
+ * of its level (no table straddles a guard) and its recorded placement must be that guard's id.
+ */
+final class GuardIndex {
+    /** A guard due for compaction; {@code byBytes} when its byte cap (not its table count) made it due. */
+    record Due(int level, int guard, double score, boolean byBytes) {}
+
+    final List<FileMeta> l0;
+    /** levels[0] is null; levels[1..] are the guarded levels. */
+    final GuardLevel[] levels;
+    final List<Due> due;
+
+    private GuardIndex(List<FileMeta> l0, GuardLevel[] levels, List<Due> due) {
+        this.l0 = l0;
+        this.levels = levels;
+        this.due = due;
+    }
+
+    /** The index of {@code v}; an empty one for the version a store starts from, before any install. */
+    static GuardIndex of(Version v, int numLevels) {
+        Object idx = v.schemeIndex();
+        if (idx != null) {
+            return (GuardIndex) idx;
+        }
+        GuardLevel[] levels = new GuardLevel[numLevels];
+        for (int level = 1; level < numLevels; level++) {
+            levels[level] = new GuardLevel(level, new byte[][] {null}, new long[] {0},
+                    new FileMeta[][] {GuardLevel.NO_TABLES});
+        }
+        return new GuardIndex(v.files(0), levels, List.of());
+    }
+
+    /**
+     * @param maxTables depth at which a guard is due
+     * @param guardMaxBytes byte cap of a level-1 guard, doubled per level; the last level has none
+     * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
+     */
+    static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes) {
+        int numLevels = v.numLevels();
+        int last = numLevels - 1;
+        GuardLevel[] levels = new GuardLevel[numLevels];
+        List<Due> due = new ArrayList<>();
+        for (int level = 1; level < numLevels; level++) {
+            GuardLevel gl = buildLevel(v, guards, level);
+            levels[level] = gl;
+            long cap = level == last ? Long.MAX_VALUE : guardMaxBytes << Math.min(level - 1, 20);
+            int trigger = level == last ? Math.max(2, maxTables) : maxTables;
+            for (int g = 0; g < gl.guardCount(); g++) {
+                if (gl.tables[g].length == 0) {
+                    continue;
+                }
+                double byDepth = (double) gl.depth[g] / trigger;
+                double byBytes = level == last ? 0 : (double) gl.bytes[g] / cap;
+                double score = Math.max(byDepth, byBytes);
+                if (score >= 1) {
+                    due.add(new Due(level, g, score, byBytes >= 1));
+                }
+            }
+        }
+        due.sort((a, b) -> Double.compare(b.score(), a.score()));
+        return new GuardIndex(v.files(0), levels, Collections.unmodifiableList(due));
+    }
+
+    private static GuardLevel buildLevel(Version v, GuardSet guards, int level) {
+        List<byte[]> keys = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        keys.add(null);
+        ids.add(0L);
+        for (GuardSet.Guard g : guards.all().values()) {
+            if (g.committedAt(level)) {
+                keys.add(g.key);
+                ids.add(g.id);
+            }
+        }
+        byte[][] k = keys.toArray(new byte[0][]);
+        long[] id = new long[k.length];
+        List<List<FileMeta>> members = new ArrayList<>(k.length);
+        for (int i = 0; i < k.length; i++) {
+            id[i] = ids.get(i);
+            members.add(null);
+        }
+        GuardLevel probe = new GuardLevel(level, k, id, emptyTables(k.length));
+        for (FileMeta f : v.files(level)) {
+            int g = probe.find(f.smallestKey);
+            byte[] upper = probe.upper(g);
+            if (upper != null && Bytes.compare(f.largestKey, upper) >= 0) {
+                throw new IllegalStateException("table " + f.number + " at level " + level + " straddles guard "
+                        + Bytes.toHex(upper));
+            }
+            long placement = v.placement(f.number);
+            if (placement != id[g]) {
+                throw new IllegalStateException("table " + f.number + " at level " + level + " is recorded in guard "
+                        + placement + " but lies in guard " + id[g]);
+            }
+            if (members.get(g) == null) {
+                members.set(g, new ArrayList<>());
+            }
+            members.get(g).add(f);
+        }
+        FileMeta[][] tables = new FileMeta[k.length][];
+        for (int i = 0; i < k.length; i++) {
+            tables[i] = members.get(i) == null ? GuardLevel.NO_TABLES : GuardLevel.sortedNewestFirst(members.get(i));
+        }
+        return new GuardLevel(level, k, id, tables);
+    }
+
+    private static FileMeta[][] emptyTables(int n) {
+        FileMeta[][] t = new FileMeta[n][];
+        for (int i = 0; i < n; i++) {
+            t[i] = GuardLevel.NO_TABLES;
+        }
+        return t;
+    }
+
+    int numLevels() {
+        return levels.length;
+    }
+
+    /** Whether no table of {@code fromLevel} or deeper may hold {@code key}. */
+    boolean absentFrom(byte[] key, int fromLevel) {
+        for (int level = Math.max(1, fromLevel); level < levels.length; level++) {
+            if (levels[level].mayHold(key)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

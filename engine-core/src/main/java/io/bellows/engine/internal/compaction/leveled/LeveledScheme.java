@@ -1,0 +1,312 @@
+package io.bellows.engine.internal.compaction.leveled;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.internal.compaction.Compaction;
+import io.bellows.engine.internal.compaction.CompactionScheme;
+import io.bellows.engine.internal.compaction.LevelIterator;
+import io.bellows.engine.internal.compaction.TableSource;
+import io.bellows.engine.internal.compaction.WritePressure;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.Version;
+import io.bellows.engine.internal.version.VersionEdit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * LevelDB/RocksDB leveled compaction. L0 holds flushed tables that may overlap; every deeper level is
+ * a run of disjoint tables whose target size grows by {@code levelSizeMultiplier}. A level over its
+ * target (L0: over {@code l0CompactionTrigger} tables) is compacted by merging one table (L0: all of
+ * them) with the tables it overlaps in the next level; a table with no overlap just moves down.
+ *
+ * <p>State: one compaction cursor per level (the largest key last compacted from it), persisted so
+ * that after a restart compaction continues round-robin through the key space instead of rewriting
+ * the start of each level again.
+ */
+public final class LeveledScheme implements CompactionScheme {
+    /** A trivial move or output cut is refused when it would overlap more than this many target files below. */
+    static final int MAX_GRANDPARENT_OVERLAP_FILES = 10;
+
+    private final int numLevels;
+    private final int l0Trigger;
+    private final int l0Slowdown;
+    private final int l0Stop;
+    private final long levelBase;
+    private final int multiplier;
+    private final long targetFileSize;
+    private final byte[][] cursors;
+
+    public LeveledScheme(EngineOptions o) {
+        numLevels = o.numLevels();
+        l0Trigger = o.l0CompactionTrigger();
+        l0Slowdown = o.l0SlowdownTrigger();
+        l0Stop = o.l0StopTrigger();
+        levelBase = o.maxBytesForLevelBase();
+        multiplier = o.levelSizeMultiplier();
+        targetFileSize = o.targetFileSize();
+        cursors = new byte[numLevels][];
+    }
+
+    @Override
+    public CompactionStyle style() {
+        return CompactionStyle.LEVELED;
+    }
+
+    @Override
+    public void placeFlush(Version current, FileMeta table, VersionEdit edit) {
+        edit.addFile(0, table);
+    }
+
+    @Override
+    public void candidates(Version v, byte[] key, List<FileMeta> out) {
+        for (FileMeta f : v.files(0)) {
+            if (f.contains(key)) {
+                out.add(f);
+            }
+        }
+        for (int level = 1; level < numLevels; level++) {
+            FileMeta f = v.findDisjoint(level, key);
+            if (f != null) {
+                out.add(f);
+            }
+        }
+    }
+
+    @Override
+    public List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) throws IOException {
+        List<InternalIterator> out = new ArrayList<>();
+        tables.addIterators(v.files(0), fillCache, out);
+        for (int level = 1; level < numLevels; level++) {
+            if (!v.files(level).isEmpty()) {
+                out.add(new LevelIterator(v.files(level), tables, fillCache));
+            }
+        }
+        return out;
+    }
+
+    /** Target bytes of {@code level} (>= 1). */
+    long maxBytes(int level) {
+        double b = levelBase;
+        for (int i = 1; i < level; i++) {
+            b *= multiplier;
+        }
+        return (long) b;
+    }
+
+    /** How far over its target each level is; a compaction is due at >= 1. */
+    double score(Version v, int level) {
+        if (level == 0) {
+            return (double) v.files(0).size() / l0Trigger;
+        }
+        return (double) v.levelBytes(level) / maxBytes(level);
+    }
+
+    @Override
+    public Compaction pick(Version v, Set<Long> busy) {
+        Integer[] order = new Integer[numLevels - 1];
+        double[] scores = new double[numLevels - 1];
+        for (int level = 0; level < numLevels - 1; level++) {
+            order[level] = level;
+            scores[level] = score(v, level);
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
+        for (int level : order) {
+            if (scores[level] < 1) {
+                break;
+            }
+            Compaction c = level == 0 ? pickL0(v, busy) : pickLevel(v, level, busy);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private Compaction pickL0(Version v, Set<Long> busy) {
+        List<FileMeta> l0 = v.files(0);
+        for (FileMeta f : l0) {
+            if (busy.contains(f.number)) {
+                return null;
+            }
+        }
+        return build(v, 0, l0, busy, "L0 has " + l0.size() + " tables");
+    }
+
+    private Compaction pickLevel(Version v, int level, Set<Long> busy) {
+        List<FileMeta> files = v.files(level);
+        int start = 0;
+        byte[] cursor;
+        synchronized (this) {
+            // apply() sets cursors on the thread that installs an edit, not under the engine lock.
+            cursor = cursors[level];
+        }
+        if (cursor != null) {
+            while (start < files.size() && Bytes.compare(files.get(start).largestKey, cursor) <= 0) {
+                start++;
+            }
+        }
+        for (int i = 0; i < files.size(); i++) {
+            FileMeta f = files.get((start + i) % files.size());
+            if (busy.contains(f.number)) {
+                continue;
+            }
+            Compaction c = build(v, level, List.of(f), busy, "L" + level + " over target");
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public Compaction pickManual(Version v, int level, byte[] from, byte[] to) {
+        if (level >= numLevels - 1) {
+            return null;
+        }
+        List<FileMeta> files = v.overlapping(level, from, to);
+        if (files.isEmpty()) {
+            return null;
+        }
+        if (level == 0) {
+            files = v.files(0);
+        }
+        return build(v, level, files, Set.of(), "manual");
+    }
+
+    /** Adds the next level's overlaps to {@code inputs}; null if any table involved is busy. */
+    private Compaction build(Version v, int level, List<FileMeta> inputs, Set<Long> busy, String reason) {
+        byte[] lo = null;
+        byte[] hi = null;
+        for (FileMeta f : inputs) {
+            lo = lo == null || Bytes.compare(f.smallestKey, lo) < 0 ? f.smallestKey : lo;
+            hi = hi == null || Bytes.compare(f.largestKey, hi) > 0 ? f.largestKey : hi;
+        }
+        int out = level + 1;
+        List<FileMeta> next = v.overlapping(out, lo, hi);
+        for (FileMeta f : next) {
+            if (busy.contains(f.number)) {
+                return null;
+            }
+        }
+        List<Compaction.Input> all = new ArrayList<>();
+        for (FileMeta f : inputs) {
+            all.add(new Compaction.Input(level, f));
+        }
+        for (FileMeta f : next) {
+            all.add(new Compaction.Input(out, f));
+        }
+        long maxGrandparentOverlap = MAX_GRANDPARENT_OVERLAP_FILES * targetFileSize;
+        List<FileMeta> grandparents = out + 1 < numLevels ? v.overlapping(out + 1, lo, hi) : List.of();
+        boolean trivial = level > 0 && inputs.size() == 1 && next.isEmpty()
+                && totalBytes(grandparents) <= maxGrandparentOverlap;
+        return new Compaction(all, out, trivial, new Splitter(grandparents, targetFileSize, maxGrandparentOverlap),
+                key -> isBaseLevel(v, out, key), reason);
+    }
+
+    private boolean isBaseLevel(Version v, int outputLevel, byte[] key) {
+        for (int level = outputLevel + 1; level < numLevels; level++) {
+            if (v.findDisjoint(level, key) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long totalBytes(List<FileMeta> files) {
+        long sum = 0;
+        for (FileMeta f : files) {
+            sum += f.fileSize;
+        }
+        return sum;
+    }
+
+    @Override
+    public WritePressure pressure(Version v) {
+        return WritePressure.of(v.files(0).size(), l0Slowdown, l0Stop);
+    }
+
+    @Override
+    public void onCompacted(Compaction c, VersionEdit edit) {
+        if (c.inputs().isEmpty()) {
+            return;
+        }
+        int level = c.inputs().get(0).level();
+        if (level == 0) {
+            return;
+        }
+        byte[] largest = null;
+        for (Compaction.Input in : c.inputs()) {
+            if (in.level() == level && (largest == null || Bytes.compare(in.file().largestKey, largest) > 0)) {
+                largest = in.file().largestKey;
+            }
+        }
+        byte[] rec = new byte[Coding.varLongSize(level) + largest.length];
+        int off = Coding.putVarLong(rec, 0, level);
+        System.arraycopy(largest, 0, rec, off, largest.length);
+        edit.schemeRecord(rec);
+    }
+
+    @Override
+    public synchronized void apply(byte[] record) {
+        int[] pos = {0};
+        int level = (int) Coding.getVarLong(record, pos, record.length);
+        if (level < numLevels) {
+            cursors[level] = Arrays.copyOfRange(record, pos[0], record.length);
+        }
+    }
+
+    @Override
+    public synchronized List<byte[]> snapshot() {
+        List<byte[]> out = new ArrayList<>();
+        for (int level = 0; level < numLevels; level++) {
+            if (cursors[level] != null) {
+                byte[] rec = new byte[Coding.varLongSize(level) + cursors[level].length];
+                int off = Coding.putVarLong(rec, 0, level);
+                System.arraycopy(cursors[level], 0, rec, off, cursors[level].length);
+                out.add(rec);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Cuts output at the target file size, and earlier when the table would overlap too many bytes of
+     * the level below the output (so that its own later compaction stays small).
+     */
+    private static final class Splitter implements Compaction.Splitter {
+        private final List<FileMeta> grandparents;
+        private final long target;
+        private final long maxOverlap;
+        private int index;
+        private long overlap;
+        private boolean seenKey;
+
+        Splitter(List<FileMeta> grandparents, long target, long maxOverlap) {
+            this.grandparents = grandparents;
+            this.target = target;
+            this.maxOverlap = maxOverlap;
+        }
+
+        @Override
+        public boolean splitBefore(byte[] nextKey, long currentTableBytes) {
+            while (index < grandparents.size() && Bytes.compare(nextKey, grandparents.get(index).largestKey) > 0) {
+                if (seenKey) {
+                    overlap += grandparents.get(index).fileSize;
+                }
+                index++;
+            }
+            seenKey = true;
+            if (currentTableBytes >= target || overlap > maxOverlap) {
+                overlap = 0;
+                return true;
+            }
+            return false;
+        }
+    }
+}

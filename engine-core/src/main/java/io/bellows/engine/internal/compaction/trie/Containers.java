@@ -1,0 +1,59 @@
+package io.bellows.engine.internal.compaction.trie;
+
+/**
+ * Container ids and table placements. A container is named by its level and trie path (the first
+ * {@code 3 * level} hash bits); a table's placement packs its container with its data volume so that
+ * picking compactions needs no I/O:
+ *
+ * <pre>
+ *  placement: 63 ............ 32 | 31 .. 28 | 27 .. 24 | 23 ........ 0
+ *             data volume in KiB | 0        | level    | path
+ * </pre>
+ */
+final class Containers {
+    static final long ROOT = 0;
+
+    private Containers() {}
+
+    static long id(int level, int path) {
+        return (long) level << 24 | path;
+    }
+
+    static int level(long id) {
+        return (int) (id >>> 24) & 0xf;
+    }
+
+    static int path(long id) {
+        return (int) (id & 0xffffff);
+    }
+
+    static long child(long id, int child) {
+        return id(level(id) + 1, path(id) << 3 | child);
+    }
+
+    static long parent(long id) {
+        return id(level(id) - 1, path(id) >>> 3);
+    }
+
+    static long placement(long id, long dataBytes) {
+        long kib = Math.min(0xffffffffL, (dataBytes + 1023) >>> 10);
+        return kib << 32 | id;
+    }
+
+    static long containerOf(long placement) {
+        return placement & 0xffffffffL;
+    }
+
+    static long dataBytesOf(long placement) {
+        return (placement >>> 32) << 10;
+    }
+
+    static String name(long id) {
+        StringBuilder sb = new StringBuilder("/");
+        int level = level(id);
+        for (int i = level - 1; i >= 0; i--) {
+            sb.append((path(id) >>> (3 * i)) & 7);
+        }
+        return sb.toString();
+    }
+}

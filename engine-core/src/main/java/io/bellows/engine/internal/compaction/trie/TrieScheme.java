@@ -1,0 +1,447 @@
+package io.bellows.engine.internal.compaction.trie;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.internal.compaction.Compaction;
+import io.bellows.engine.internal.compaction.CompactionScheme;
+import io.bellows.engine.internal.compaction.TableSink;
+import io.bellows.engine.internal.compaction.TableSource;
+import io.bellows.engine.internal.compaction.TableWriteContext;
+import io.bellows.engine.internal.compaction.VersionPruner;
+import io.bellows.engine.internal.compaction.WritePressure;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.MergingIterator;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.htable.ClusterBox;
+import io.bellows.engine.internal.table.htable.HTableFormat;
+import io.bellows.engine.internal.table.htable.HTableReader;
+import io.bellows.engine.internal.table.htable.KeyHash;
+import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.Version;
+import io.bellows.engine.internal.version.VersionEdit;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * LSM-trie (paper 000, §2): a trie of containers with fan-out 8, each holding a pile of HTables. A key
+ * lives, at each level, only in the container its hash path names, so a lookup probes one pile per
+ * level, reading at most one BloomCluster run per level. Flushes append HTables to the root; a
+ * container above the last level whose pile holds {@code triePileTrigger} tables' worth of data is
+ * merged (newest version wins, versions a snapshot needs kept, tombstones kept) into one new batch
+ * of tables appended to each of its 8 children, whose existing tables are not rewritten; that is
+ * where the low write amplification comes from. Last-level containers are garbage-collected (their
+ * pile merged into itself, dropping shadowed versions and tombstones) when a sampled garbage ratio
+ * passes {@code trieGcGarbageRatio}.
+ *
+ * <p>State (scheme records): the store's hash seed with the trie depth and bucket count it was
+ * created with (reopening with others is refused, since placements and clusters depend on them),
+ * and the latest garbage estimate of each sampled last-level container.
+ *
+ * <p>Thread safety: {@link #get} and {@link #candidates} run concurrently with everything; the pile
+ * index cache is a volatile single slot; scheme state is guarded by this object.
+ */
+public final class TrieScheme implements CompactionScheme {
+    static final int RECORD_SHAPE = 1;
+    static final int RECORD_GARBAGE = 2;
+    /** A pile is compacted once it holds this fraction of {@code pileTrigger} full tables. */
+    static final double TRIGGER_FILL = 0.9;
+    /**
+     * A compaction drains the oldest tables of a pile up to this fraction of 8 full tables (times
+     * pileTrigger / 8), so each child receives just under one full table per batch instead of a full
+     * one plus a nearly empty one (the authors' code drains about 7.2 tables' worth the same way).
+     */
+    static final double DRAIN_FILL = 0.96;
+
+    private final int depth;
+    private final int pileTrigger;
+    private final int pileSlowdown;
+    private final int pileStop;
+    private final int buckets;
+    private final int bloomBitsPerKey;
+    private final double gcRatio;
+    private final long tableCapacity;
+    private volatile KeyHash hash;
+    /** Garbage estimates (per mille) of last-level containers. */
+    private final Map<Long, Integer> garbage = new HashMap<>();
+    /** Data volume of tables written and not yet placed by a flush. */
+    private final Map<Long, Long> pendingVolumes = new ConcurrentHashMap<>();
+    private volatile PileIndex cachedIndex;
+
+    public TrieScheme(EngineOptions o) {
+        depth = o.trieDepth();
+        pileTrigger = o.triePileTrigger();
+        pileSlowdown = o.triePileSlowdown();
+        pileStop = o.triePileStop();
+        buckets = o.trieTableBuckets();
+        bloomBitsPerKey = o.trieBloomBitsPerKey();
+        gcRatio = o.trieGcGarbageRatio();
+        tableCapacity = HTableFormat.capacity(buckets);
+        hash = new KeyHash(o.trieHashSeed().orElseGet(() -> new SecureRandom().nextLong()));
+    }
+
+    @Override
+    public CompactionStyle style() {
+        return CompactionStyle.LSM_TRIE;
+    }
+
+    @Override
+    public int numLevels(EngineOptions options) {
+        return depth;
+    }
+
+    KeyHash hash() {
+        return hash;
+    }
+
+    int buckets() {
+        return buckets;
+    }
+
+    int bloomBitsPerKey() {
+        return bloomBitsPerKey;
+    }
+
+    void noteVolume(long number, long dataBytes) {
+        pendingVolumes.put(number, dataBytes);
+    }
+
+    /** The pile index of {@code v}, cached for the current version. */
+    PileIndex piles(Version v) {
+        PileIndex idx = cachedIndex;
+        if (idx == null || idx.version != v) {
+            idx = new PileIndex(v);
+            cachedIndex = idx;
+        }
+        return idx;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @Override
+    public TableSink flushOutputs(TableWriteContext ctx) {
+        return new TrieSink(ctx, this, 0, Set.of(), 0);
+    }
+
+    @Override
+    public void placeFlush(Version current, FileMeta table, VersionEdit edit) {
+        Long volume = pendingVolumes.remove(table.number);
+        edit.addFile(0, Containers.placement(Containers.ROOT, volume == null ? 0 : volume), table);
+    }
+
+    @Override
+    public TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {
+        Set<Long> inputs = new HashSet<>();
+        for (FileMeta f : c.inputFiles()) {
+            inputs.add(f.number);
+        }
+        long stamp = 0;
+        for (FileMeta f : c.inputFiles()) {
+            stamp = Math.max(stamp, f.maxSequence);
+        }
+        return new TrieSink(ctx, this, c.outputLevel(), inputs, stamp);
+    }
+
+    @Override
+    public VersionEdit runCompaction(Compaction c, TableSource tables, long[] snapshots, TableSink out)
+            throws IOException {
+        TrieSink sink = (TrieSink) out;
+        VersionEdit edit = new VersionEdit();
+        Version v = sink.baseVersion();
+        Map<Long, List<FileMeta>> groups = new LinkedHashMap<>();
+        int inputLevel = c.inputs().get(0).level();
+        for (Compaction.Input in : c.inputs()) {
+            edit.deleteFile(in.level(), in.file().number);
+            groups.computeIfAbsent(Containers.containerOf(v.placement(in.file().number)), k -> new ArrayList<>())
+                    .add(in.file());
+        }
+        for (List<FileMeta> group : groups.values()) {
+            List<InternalIterator> sources = new ArrayList<>(group.size());
+            try {
+                for (FileMeta f : group) {
+                    sources.add(tables.htable(f).iterator());
+                }
+            } catch (IOException | RuntimeException e) {
+                for (InternalIterator i : sources) {
+                    i.close();
+                }
+                throw e;
+            }
+            try (MergingIterator it = new MergingIterator(sources)) {
+                VersionPruner pruner = new VersionPruner(snapshots, c.baseLevelTest());
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                        sink.add(it.key(), it.sequence(), it.kind(), it.value());
+                    }
+                }
+            }
+            sink.finishStreams();
+        }
+        List<TrieSink.Placed> placed = sink.finishPlaced();
+        Map<Long, List<FileMeta>> written = new LinkedHashMap<>();
+        for (TrieSink.Placed p : placed) {
+            edit.addFile(c.outputLevel(), p.placement(), p.meta());
+            pendingVolumes.remove(p.meta().number);
+            written.computeIfAbsent(Containers.containerOf(p.placement()), k -> new ArrayList<>()).add(p.meta());
+        }
+        if (c.outputLevel() == depth - 1) {
+            Set<Long> inputs = new HashSet<>();
+            for (FileMeta f : c.inputFiles()) {
+                inputs.add(f.number);
+            }
+            PileIndex idx = piles(v);
+            Set<Long> sampled = new HashSet<>(written.keySet());
+            if (inputLevel == c.outputLevel()) {
+                sampled.addAll(groups.keySet());
+            }
+            for (long container : sampled) {
+                List<FileMeta> pile = new ArrayList<>(written.getOrDefault(container, List.of()));
+                pile.sort(PileIndex.NEWEST_FIRST);
+                for (FileMeta f : idx.pile(container)) {
+                    if (!inputs.contains(f.number)) {
+                        pile.add(f);
+                    }
+                }
+                int perMille = (int) Math.round(1000 * GarbageSampler.estimate(pile, tables, buckets));
+                edit.schemeRecord(garbageRecord(container, perMille));
+            }
+        }
+        return edit;
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @Override
+    public void candidates(Version v, byte[] key, List<FileMeta> out) {
+        PileIndex idx = piles(v);
+        long hi = hash.hi(key);
+        for (int level = 0; level < depth; level++) {
+            out.addAll(idx.pile(Containers.id(level, KeyHash.path(hi, level))));
+        }
+    }
+
+    /**
+     * Probes one pile per level, newest table first. The filters come from the BloomCluster box of the
+     * key's bucket column in the pile's newest table, which covers the older tables of the pile as well;
+     * only a table that box does not cover (rare: tables written concurrently) costs another box.
+     */
+    @Override
+    public boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
+            EngineCounters counters) throws IOException {
+        PileIndex idx = piles(v);
+        KeyHash h = hash;
+        long hi = h.hi(key);
+        long lo = h.lo(key);
+        int bucket = KeyHash.bucket(hi, buckets);
+        long bloom = KeyHash.bloom(lo);
+        for (int level = 0; level < depth; level++) {
+            List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
+            ClusterBox box = null;
+            for (FileMeta f : pile) {
+                HTableReader r = tables.htable(f);
+                counters.tablesProbed.increment();
+                if (box == null || !box.covers(f.number)) {
+                    box = r.clusterBox(bucket, fillCache);
+                }
+                if (!box.mayContain(f.number, bloom)) {
+                    counters.bloomNegatives.increment();
+                    continue;
+                }
+                if (r.get(key, hi, lo, seq, out)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) {
+        throw new UnsupportedOperationException("cursors are not supported by LSM_TRIE stores: LSM_TRIE keeps no key"
+                + " order on disk (tables are hash tables); use get for point reads");
+    }
+
+    // ------------------------------------------------------------------ compaction picking
+
+    @Override
+    public Compaction pick(Version v, Set<Long> busy) {
+        PileIndex idx = piles(v);
+        long best = -1;
+        double bestScore = 0;
+        boolean bestGc = false;
+        double trigger = TRIGGER_FILL * pileTrigger * tableCapacity;
+        for (long c : idx.containers()) {
+            int level = Containers.level(c);
+            List<FileMeta> pile = idx.pile(c);
+            if (anyBusy(pile, busy)) {
+                continue;
+            }
+            double score;
+            boolean gc = level == depth - 1;
+            if (!gc) {
+                score = Math.max(idx.volume(c) / trigger, pile.size() / (2.0 * pileTrigger));
+                if (score < 1 || childrenBusy(idx, c, busy)) {
+                    continue;
+                }
+            } else {
+                Integer g;
+                synchronized (this) {
+                    g = garbage.get(c);
+                }
+                score = g == null ? 0 : g / 1000.0 / gcRatio;
+                if (score < 1 || (level > 0 && anyBusy(idx.pile(Containers.parent(c)), busy))) {
+                    continue;
+                }
+            }
+            if (score > bestScore) {
+                best = c;
+                bestScore = score;
+                bestGc = gc;
+            }
+        }
+        if (best < 0) {
+            return null;
+        }
+        List<FileMeta> inputs = bestGc ? idx.pile(best) : oldest(idx, best);
+        return compaction(inputs, Containers.level(best), bestGc,
+                (bestGc ? "garbage collection of " : "pile of ") + Containers.name(best));
+    }
+
+    /**
+     * The oldest tables of a pile up to the drain limit (at least one). Draining a pile's oldest part
+     * keeps every invariant: pile order is per-key recency, so the drained versions are older than
+     * the ones left behind and newer than anything the children hold.
+     */
+    private List<FileMeta> oldest(PileIndex idx, long container) {
+        List<FileMeta> pile = idx.pile(container);
+        double limit = DRAIN_FILL * 8 * tableCapacity * Math.max(1, pileTrigger / 8);
+        List<FileMeta> out = new ArrayList<>();
+        long sum = 0;
+        for (int i = pile.size() - 1; i >= 0; i--) {
+            FileMeta f = pile.get(i);
+            long volume = Containers.dataBytesOf(idx.version.placement(f.number));
+            if (!out.isEmpty() && sum + volume > limit) {
+                break;
+            }
+            out.add(f);
+            sum += volume;
+        }
+        return out;
+    }
+
+    private Compaction compaction(List<FileMeta> files, int level, boolean gc, String reason) {
+        List<Compaction.Input> inputs = new ArrayList<>(files.size());
+        for (FileMeta f : files) {
+            inputs.add(new Compaction.Input(level, f));
+        }
+        // Tombstones can go only where nothing older can hide below: when a last-level pile is merged whole.
+        return new Compaction(inputs, gc ? level : level + 1, false, null, gc ? key -> true : null, reason);
+    }
+
+    private boolean childrenBusy(PileIndex idx, long c, Set<Long> busy) {
+        for (int i = 0; i < 8; i++) {
+            if (anyBusy(idx.pile(Containers.child(c, i)), busy)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyBusy(List<FileMeta> files, Set<Long> busy) {
+        for (FileMeta f : files) {
+            if (busy.contains(f.number)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * compactRange ignores the range (keys have no order here): each level above the last is pushed
+     * down whole, then the last level is garbage-collected, leaving one batch per container.
+     */
+    @Override
+    public Compaction pickManual(Version v, int level, byte[] from, byte[] to) {
+        if (level >= depth || v.files(level).isEmpty()) {
+            return null;
+        }
+        return compaction(v.files(level), level, level == depth - 1, "manual");
+    }
+
+    @Override
+    public WritePressure pressure(Version v) {
+        PileIndex idx = piles(v);
+        return WritePressure.of((double) idx.volume(Containers.ROOT) / tableCapacity, pileSlowdown, pileStop);
+    }
+
+    @Override
+    public void onCompacted(Compaction c, VersionEdit edit) {
+        // runCompaction already added the garbage estimates.
+    }
+
+    // ------------------------------------------------------------------ scheme state
+
+    private byte[] shapeRecord() {
+        byte[] b = new byte[12];
+        b[0] = RECORD_SHAPE;
+        Coding.putLong(b, 1, hash.seed());
+        b[9] = (byte) depth;
+        Coding.putShort(b, 10, buckets);
+        return b;
+    }
+
+    static byte[] garbageRecord(long container, int perMille) {
+        byte[] b = new byte[1 + 10 + 5];
+        b[0] = RECORD_GARBAGE;
+        int off = Coding.putVarLong(b, 1, container);
+        off = Coding.putVarLong(b, off, perMille);
+        return java.util.Arrays.copyOf(b, off);
+    }
+
+    @Override
+    public synchronized void apply(byte[] record) {
+        if (record.length == 0) {
+            throw new IllegalStateException("empty LSM_TRIE scheme record");
+        }
+        if (record[0] == RECORD_SHAPE) {
+            if (record.length != 12) {
+                throw new IllegalStateException("LSM_TRIE shape record of " + record.length + " bytes");
+            }
+            int recordedDepth = record[9];
+            int recordedBuckets = Coding.getShort(record, 10);
+            if (recordedDepth != depth || recordedBuckets != buckets) {
+                throw new IllegalArgumentException("this LSM_TRIE store was created with trieDepth " + recordedDepth
+                        + " and trieTableBuckets " + recordedBuckets + "; open it with those (got " + depth + " and "
+                        + buckets + ")");
+            }
+            hash = new KeyHash(Coding.getLong(record, 1));
+            cachedIndex = null;
+        } else if (record[0] == RECORD_GARBAGE) {
+            int[] pos = {1};
+            long container = Coding.getVarLong(record, pos, record.length);
+            int perMille = (int) Coding.getVarLong(record, pos, record.length);
+            garbage.put(container, perMille);
+        } else {
+            throw new IllegalStateException("unknown LSM_TRIE scheme record type " + record[0]);
+        }
+    }
+
+    @Override
+    public synchronized List<byte[]> snapshot() {
+        List<byte[]> out = new ArrayList<>();
+        out.add(shapeRecord());
+        for (Map.Entry<Long, Integer> e : garbage.entrySet()) {
+            out.add(garbageRecord(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,227 @@
+package io.bellows.engine.internal.compaction.trie;
+
+import io.bellows.engine.internal.compaction.TableSink;
+import io.bellows.engine.internal.compaction.TableWriteContext;
+import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.table.htable.HTableFormat;
+import io.bellows.engine.internal.table.htable.HTableProperties;
+import io.bellows.engine.internal.table.htable.HTableWriter;
+import io.bellows.engine.internal.table.htable.KeyHash;
+import io.bellows.engine.internal.table.htable.TableFilters;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.FileNames;
+import io.bellows.engine.internal.version.Version;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes the entries of a flush or compaction into HTables of the containers at one trie level, each
+ * entry to the container its hash names. A container's stream cuts a new table only between user keys
+ * when the next key would pass the 95% fill limit; each table's BloomCluster covers the container's
+ * pile as of the version this sink started from (minus the tables being compacted away) plus the
+ * tables written before it in this stream.
+ *
+ * <p>Not thread-safe; one per flush or compaction.
+ */
+final class TrieSink implements TableSink {
+    /** A finished table with the placement it is installed at. */
+    record Placed(FileMeta meta, long placement) {}
+
+    private final TableWriteContext ctx;
+    private final TrieScheme scheme;
+    private final KeyHash hash;
+    private final int level;
+    private final Set<Long> excluded;
+    private final long stampFloor;
+    private final Version base;
+    private PileIndex baseIndex;
+    private final Map<Long, Stream> open = new LinkedHashMap<>();
+    private final List<Placed> placed = new ArrayList<>();
+    private final List<Long> created = new ArrayList<>();
+    private boolean released;
+
+    /**
+     * @param excluded tables being compacted away (left out of the BloomClusters written)
+     * @param stampFloor the highest recorded maximum sequence of the inputs; see {@link Stream#finish}
+     */
+    TrieSink(TableWriteContext ctx, TrieScheme scheme, int level, Set<Long> excluded, long stampFloor) {
+        this.ctx = ctx;
+        this.scheme = scheme;
+        this.hash = scheme.hash();
+        this.level = level;
+        this.excluded = excluded;
+        this.stampFloor = stampFloor;
+        this.base = ctx.versions().acquireCurrent();
+    }
+
+    @Override
+    public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
+        long hi = hash.hi(key);
+        long lo = hash.lo(key);
+        long c = Containers.id(level, KeyHash.path(hi, level));
+        Stream s = open.get(c);
+        if (s == null) {
+            s = new Stream(c);
+            open.put(c, s);
+        }
+        s.add(key, seq, kind, value, hi, lo);
+    }
+
+    /** The version this sink started from (retained until it finishes or is abandoned). */
+    Version baseVersion() {
+        return base;
+    }
+
+    /** Writes out every open stream (the end of one input container's merge keeps memory bounded). */
+    void finishStreams() throws IOException {
+        for (Stream s : open.values()) {
+            s.finish();
+        }
+        open.clear();
+    }
+
+    /** Finished tables with their placements; finishes open streams first. */
+    List<Placed> finishPlaced() throws IOException {
+        finishStreams();
+        if (!placed.isEmpty()) {
+            ctx.fs().syncDirectory(ctx.dir());
+        }
+        release();
+        return placed;
+    }
+
+    @Override
+    public List<FileMeta> finish() throws IOException {
+        List<FileMeta> out = new ArrayList<>();
+        for (Placed p : finishPlaced()) {
+            out.add(p.meta());
+        }
+        return out;
+    }
+
+    @Override
+    public List<Long> created() {
+        return created;
+    }
+
+    @Override
+    public void abandon() {
+        release();
+        for (long n : created) {
+            try {
+                ctx.fs().delete(FileNames.table(ctx.dir(), n));
+            } catch (IOException ignored) {
+                // left behind as an orphan; the next open's sweep removes it
+            }
+        }
+    }
+
+    private void release() {
+        if (!released) {
+            released = true;
+            base.release();
+        }
+    }
+
+    private PileIndex baseIndex() {
+        if (baseIndex == null) {
+            baseIndex = scheme.piles(base);
+        }
+        return baseIndex;
+    }
+
+    /** The tables one container receives from this sink. */
+    private final class Stream {
+        private final long container;
+        private final List<HTableProperties> written = new ArrayList<>();
+        private List<TableFilters> pileFilters;
+        private HTableWriter writer;
+        private byte[] lastKey;
+        private long maxSeq;
+
+        Stream(long container) {
+            this.container = container;
+        }
+
+        void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
+            boolean newKey = lastKey == null || !Arrays.equals(lastKey, key);
+            if (writer != null && newKey) {
+                int size = HTableFormat.itemSize(key.length, value == null ? 0 : value.length, seq,
+                        kind == InternalKeys.KIND_DELETE);
+                if (writer.wouldOverfill(size)) {
+                    writeTable();
+                }
+            }
+            if (writer == null) {
+                writer = new HTableWriter(hash, scheme.buckets(), scheme.bloomBitsPerKey());
+            }
+            writer.add(key, seq, kind, value, hi, lo);
+            lastKey = key;
+            maxSeq = Math.max(maxSeq, seq);
+        }
+
+        private void writeTable() throws IOException {
+            List<TableFilters> older = new ArrayList<>();
+            for (int i = written.size() - 1; i >= 0; i--) {
+                older.add(written.get(i).filters());
+            }
+            older.addAll(pileFilters());
+            long number = ctx.versions().newFileNumber();
+            ctx.pendingOutputs().add(number);
+            created.add(number);
+            Path path = FileNames.table(ctx.dir(), number);
+            WritableFile file = ctx.fs().createTable(path);
+            HTableProperties p;
+            try {
+                p = writer.write(file, number, older);
+            } catch (IOException | RuntimeException e) {
+                try {
+                    file.close();
+                } catch (IOException ignored) {
+                    // already failing; abandon() deletes the file
+                }
+                throw e;
+            }
+            ctx.bytesWritten().add(p.fileSize());
+            written.add(p);
+            writer = null;
+        }
+
+        /** Filters of the container's pile in the base version, newest first, without the inputs. */
+        private List<TableFilters> pileFilters() throws IOException {
+            if (pileFilters == null) {
+                pileFilters = new ArrayList<>();
+                for (FileMeta f : baseIndex().pile(container)) {
+                    if (!excluded.contains(f.number)) {
+                        pileFilters.add(ctx.tables().htable(f).filters());
+                    }
+                }
+            }
+            return pileFilters;
+        }
+
+        void finish() throws IOException {
+            if (writer != null && !writer.isEmpty()) {
+                writeTable();
+            }
+            // Every table of the batch records the same stamp: the highest of the batch's own sequences and
+            // of its inputs' stamps. Stamps so grow with every batch a container receives (inputs drain
+            // oldest first), and within a batch the table written last, whose BloomCluster covers the
+            // others, sorts first (PileIndex).
+            long stamp = Math.max(maxSeq, stampFloor);
+            for (HTableProperties p : written) {
+                FileMeta meta = new FileMeta(p.number(), p.fileSize(), p.smallestKey(), p.smallestSeq(),
+                        p.largestKey(), p.largestSeq(), p.entries(), stamp);
+                placed.add(new Placed(meta, Containers.placement(container, p.dataBytes())));
+                scheme.noteVolume(p.number(), p.dataBytes());
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.bellows.engine.internal.db;
+
+import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.version.FileNames;
+import io.bellows.engine.internal.version.VersionSet;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Deletes the files of a store directory that nothing needs any more: tables no live version holds
+ * and no flush or compaction is writing, logs older than the manifest's log number, and (at open)
+ * manifests other than the current one and temporary files.
+ *
+ * <p>Thread safety: sweeps are serialized; they run concurrently with flushes, compactions and
+ * readers.
+ */
+final class ObsoleteFiles {
+    private final Path dir;
+    private final FileSystem fs;
+    private final VersionSet versions;
+    private final Set<Long> pendingOutputs;
+    private final TableCache tables;
+
+    ObsoleteFiles(Path dir, FileSystem fs, VersionSet versions, Set<Long> pendingOutputs, TableCache tables) {
+        this.dir = dir;
+        this.fs = fs;
+        this.versions = versions;
+        this.pendingOutputs = pendingOutputs;
+        this.tables = tables;
+    }
+
+    synchronized void sweep(boolean atOpen) throws IOException {
+        // Order matters. A table is registered as pending before its file is created and leaves the
+        // pending set only after its version is installed. So every table file in the listing is, by the
+        // time the pending set is read after the listing, either still pending or already installed, and
+        // the live tables read last then include it.
+        List<String> names = fs.list(dir);
+        Set<Long> keep = new HashSet<>(pendingOutputs);
+        keep.addAll(versions.liveTables());
+        long logNumber = versions.logNumber();
+        long manifest = versions.manifestNumber();
+        for (String name : names) {
+            long table = FileNames.number(name, FileNames.TABLE_SUFFIX);
+            long log = FileNames.number(name, FileNames.LOG_SUFFIX);
+            long man = FileNames.manifestNumber(name);
+            // Manifests are replaced (and the old one deleted) by the version set itself; only at open
+            // are leftovers of failed switches removed, once CURRENT is known to be durable.
+            boolean delete = (table >= 0 && !keep.contains(table))
+                    || (log >= 0 && log < logNumber)
+                    || (atOpen && man >= 0 && man != manifest)
+                    || (atOpen && name.endsWith(FileNames.TEMP_SUFFIX));
+            if (delete) {
+                if (table >= 0) {
+                    tables.evict(table);
+                }
+                fs.delete(dir.resolve(name));
+            }
+        }
+    }
+}

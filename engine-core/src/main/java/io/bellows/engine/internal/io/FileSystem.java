@@ -1,0 +1,60 @@
+package io.bellows.engine.internal.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The file layer every Bellows file goes through. One interface so tests can substitute an
+ * in-memory crashable file system or one that injects faults (EIO, ENOSPC, torn writes); see
+ * LevelDB's Env and Pebble's vfs for the same seam.
+ *
+ * <p>Two kinds of writable file exist: {@link #createTable} for immutable table files, written once
+ * sequentially and read at random (direct I/O where supported), and {@link #createLog} for
+ * append-only logs (WAL, manifest), always buffered through the OS because their records are small
+ * and synced often.
+ *
+ * <p>Thread safety: implementations are safe for concurrent use.
+ */
+public interface FileSystem {
+    /** Creates (truncating) a table file for sequential writing. */
+    WritableFile createTable(Path path) throws IOException;
+
+    /** Creates (truncating) an append-only log file. */
+    WritableFile createLog(Path path) throws IOException;
+
+    /** Opens a table file for positional reads. */
+    ReadableFile openTable(Path path) throws IOException;
+
+    /** Reads a whole (log, CURRENT, manifest) file. */
+    byte[] readAll(Path path) throws IOException;
+
+    boolean exists(Path path);
+
+    long size(Path path) throws IOException;
+
+    /** Names of the entries of a directory (file names only, unsorted). */
+    List<String> list(Path dir) throws IOException;
+
+    void createDirectories(Path dir) throws IOException;
+
+    /** Deletes a file; no error if it is absent. */
+    void delete(Path path) throws IOException;
+
+    /** Atomically replaces {@code target} with {@code source}. */
+    void rename(Path source, Path target) throws IOException;
+
+    /** Makes the directory's entries (creations, renames, deletions) durable. */
+    void syncDirectory(Path dir) throws IOException;
+
+    /**
+     * Takes the exclusive lock of a directory's LOCK file, failing with an {@link IOException} that
+     * says the directory is in use when another process or another open engine in this process holds
+     * it.
+     */
+    Closeable lock(Path lockFile) throws IOException;
+
+    /** How table files are read and written: "direct" or "buffered". */
+    String tableIoMode();
+}

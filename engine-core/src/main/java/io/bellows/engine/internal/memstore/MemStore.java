@@ -1,0 +1,94 @@
+package io.bellows.engine.internal.memstore;
+
+import io.bellows.engine.internal.memstore.spi.Segment;
+import java.util.List;
+
+/**
+ * The memory component of the engine. The engine knows only this interface: the baseline
+ * ({@link DefaultMemStore}) and the compacting MemStore plug in behind it.
+ *
+ * <p>Protocol with the engine:
+ * <ol>
+ *   <li>{@link #add} is called by one writer thread at a time (the engine's write leader), concurrently
+ *       with any number of readers.
+ *   <li>When {@link #shouldFlush()} says so and no snapshot is pending, the engine (as write leader) calls
+ *       {@link #snapshot()}; the returned segments are written to a table in the background.
+ *   <li>After that table is installed in a version, the engine calls {@link #clearSnapshot()}. Readers
+ *       that took a {@link #view()} before still read the snapshot's segments.
+ * </ol>
+ *
+ * <p>Thread safety: {@link #view()}, {@link #get} and the size accessors never block.
+ */
+public interface MemStore extends AutoCloseable {
+    void add(byte[] key, long seq, int kind, byte[] value);
+
+    /**
+     * Called by the adding thread after all entries of one write group (or of one replayed WAL record)
+     * were added, before the group is published. A MemStore that replaces its active segment does it
+     * here and only here, so no group is split across segments: a reader's view holds all of a group's
+     * entries or none of them.
+     */
+    default void endWrite() {}
+
+    /**
+     * The segments readers must consult, newest first. The returned view is immutable; closing it
+     * releases what it pins (memory layouts that recycle chunks need this).
+     */
+    MemStoreView view();
+
+    /**
+     * Whether a write group of {@code entries} cells in {@code bytes} (encoded batch bytes) can be added
+     * now without waiting for memory. A layout with a bounded pool (OFF_HEAP) says no when it is nearly
+     * exhausted; the engine then flushes or waits before logging the group, so an add never fails
+     * after its WAL append.
+     */
+    default boolean hasRoomFor(long bytes, long entries) {
+        return true;
+    }
+
+    /** Whether the data not yet snapshotted has reached the flush size. */
+    boolean shouldFlush();
+
+    boolean hasSnapshot();
+
+    /**
+     * Turns everything not yet snapshotted into the snapshot to flush, and returns its segments, newest
+     * first. REQUIRES: no snapshot pending.
+     */
+    List<Segment> snapshot();
+
+    /** Drops the snapshot once its data is in a table recorded by the manifest. */
+    void clearSnapshot();
+
+    /** Whether nothing has been added since the last snapshot. */
+    boolean isActiveEmpty();
+
+    /** Key and value bytes held (active data and snapshot). */
+    long dataSize();
+
+    /** Estimated heap held (active data and snapshot, with index and object overhead). */
+    long heapSize();
+
+    /**
+     * Lowest sequence number still held only in memory (Long.MAX_VALUE if none), snapshot included. A
+     * MemStore that drops versions a newer one shadows raises it before any disk flush: every version
+     * below it is on disk or shadowed by a newer one held in memory, so WAL records below it are not
+     * needed to rebuild the newest state.
+     */
+    long minSequence();
+
+    /**
+     * WAL bytes after which the engine starts a new log even though no disk flush is due, so that logs
+     * whose versions the MemStore has dropped can be released (see {@link #minSequence()}). MAX_VALUE:
+     * logs roll only with disk flushes, for MemStores that never drop versions.
+     */
+    default long logRollBytes() {
+        return Long.MAX_VALUE;
+    }
+
+    /** Sizes by segment kind, pipeline length and policy estimates. */
+    MemStoreStats stats();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,51 @@
+package io.bellows.engine.internal.memstore;
+
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.memstore.spi.Segment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An immutable list of segments, newest first, as one reader sees the MemStore. Because a key's
+ * versions in a newer segment are all newer than those in an older segment, a point lookup stops at
+ * the first segment that has the key.
+ */
+public final class MemStoreView implements AutoCloseable {
+    private final List<Segment> segments;
+    private final Runnable onClose;
+
+    public MemStoreView(List<Segment> segments, Runnable onClose) {
+        this.segments = segments;
+        this.onClose = onClose;
+    }
+
+    public boolean get(byte[] key, long seq, Lookup out) {
+        for (int i = 0; i < segments.size(); i++) {
+            if (segments.get(i).get(key, seq, out)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One iterator per segment, newest first. */
+    public List<InternalIterator> iterators() {
+        List<InternalIterator> its = new ArrayList<>(segments.size());
+        for (Segment s : segments) {
+            its.add(s.iterator());
+        }
+        return its;
+    }
+
+    public List<Segment> segments() {
+        return segments;
+    }
+
+    @Override
+    public void close() {
+        if (onClose != null) {
+            onClose.run();
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.bellows.engine.internal.memstore;
+
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A MemStore-local allocation buffer (HBase's MSLAB): cells are copied into pooled chunks, value right
+ * after key, so a segment's data is a few large arrays that are released together. A cell larger than
+ * {@link #maxAllocation} gets an array of its own (never pooled): it would waste most of a chunk.
+ *
+ * <p>Thread safety: one thread copies into an MSLAB (the write leader for an active segment, the
+ * compactor for its output); the chunks are published to readers with the segment. Reference counts
+ * are atomic.
+ */
+final class Mslab implements SegmentMemory {
+    private final ChunkPool pool;
+    private final int maxAllocation;
+    private final List<byte[]> chunks = new ArrayList<>();
+    private final AtomicInteger refs = new AtomicInteger(1);
+    private byte[] current;
+    private int offset;
+
+    /** Starts with one reference, the creator's. */
+    Mslab(ChunkPool pool) {
+        this.pool = pool;
+        this.maxAllocation = pool.chunkSize() / 8;
+    }
+
+    Cell copy(byte[] key, long seq, int kind, byte[] value) {
+        return copy(key, 0, key.length, value, 0, value == null ? 0 : value.length, seq, kind);
+    }
+
+    Cell copyOf(Cell c) {
+        return copy(c.keyBuf, c.keyOff, c.keyLen, c.valueBuf, c.valueOff, c.valueLen, c.sequence, c.kind);
+    }
+
+    private Cell copy(byte[] key, int keyOff, int keyLen, byte[] value, int valueOff, int valueLen, long seq,
+            int kind) {
+        int size = keyLen + valueLen;
+        byte[] buf;
+        int at;
+        if (size > maxAllocation) {
+            buf = new byte[size];
+            at = 0;
+        } else {
+            if (current == null || offset + size > current.length) {
+                current = pool.take();
+                chunks.add(current);
+                offset = 0;
+            }
+            buf = current;
+            at = offset;
+            offset += size;
+        }
+        System.arraycopy(key, keyOff, buf, at, keyLen);
+        if (value != null) {
+            System.arraycopy(value, valueOff, buf, at + keyLen, valueLen);
+        }
+        return new Cell(buf, at, keyLen, value == null ? null : buf, at + keyLen, valueLen, seq, kind);
+    }
+
+    int chunks() {
+        return chunks.size();
+    }
+
+    @Override
+    public void retain() {
+        if (refs.getAndIncrement() <= 0) {
+            throw new IllegalStateException("MSLAB retained after its chunks were recycled");
+        }
+    }
+
+    @Override
+    public void release() {
+        int n = refs.decrementAndGet();
+        if (n == 0) {
+            for (byte[] c : chunks) {
+                pool.give(c);
+            }
+            chunks.clear();
+            current = null;
+        } else if (n < 0) {
+            throw new IllegalStateException("MSLAB released more often than retained");
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.bellows.engine.internal.memstore;
+
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.memstore.spi.MutableSegment;
+import io.bellows.engine.internal.memstore.spi.SegmentCounters;
+import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.memstore.spi.SkipListIterator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+
+/**
+ * The mutable segment: a concurrent skiplist of cells (HBase's CellSet over ConcurrentSkipListMap).
+ * Lock-free for readers and writers; iterators are weakly consistent, which is safe because a reader
+ * only ever looks at sequences that were published after their cells were inserted. With an MSLAB the
+ * cells' bytes are copied into its chunks.
+ */
+final class SkipListSegment implements MutableSegment, CellSource {
+    /**
+     * Heap of one ConcurrentSkipListMap entry as HBase's ClassSize computes it: a node (header, key,
+     * value and next references: 24 B) plus one index node per two entries on average (24 B / 2),
+     * aligned: 40 B with compressed oops.
+     */
+    static final int SKIPLIST_ENTRY_OVERHEAD = 40;
+
+    private final ConcurrentSkipListSet<Cell> cells = new ConcurrentSkipListSet<>(Cell.ORDER);
+    private final Mslab mslab;
+    private final List<SegmentMemory> memory;
+    private final SegmentCounters counters = new SegmentCounters();
+
+    /** A segment whose cells keep their own arrays. */
+    SkipListSegment() {
+        this(null);
+    }
+
+    /** A segment copying cells into {@code mslab} (null: cells keep their own arrays). */
+    SkipListSegment(Mslab mslab) {
+        this.mslab = mslab;
+        this.memory = mslab == null ? List.of() : List.of(mslab);
+    }
+
+    @Override
+    public void add(byte[] key, long seq, int kind, byte[] value) {
+        Cell c = mslab == null ? Cell.of(key, seq, kind, value) : mslab.copy(key, seq, kind, value);
+        cells.add(c);
+        counters.add(seq, c.dataSize());
+    }
+
+    @Override
+    public boolean get(byte[] key, long seq, Lookup out) {
+        Cell c = cells.ceiling(Cell.probe(key, seq));
+        if (c == null || !c.keyEquals(key)) {
+            return false;
+        }
+        out.set(c.sequence, c.kind, c.value());
+        return true;
+    }
+
+    @Override
+    public InternalIterator iterator() {
+        return new CellSetIterator(cells);
+    }
+
+    @Override
+    public Iterator<Cell> cells() {
+        return cells.iterator();
+    }
+
+    @Override
+    public long dataSize() {
+        return counters.dataSize();
+    }
+
+    @Override
+    public long heapSize() {
+        long n = counters.entries();
+        int perCell = SKIPLIST_ENTRY_OVERHEAD + Cell.OBJECT_SIZE + (mslab == null ? Cell.ARRAYS_OVERHEAD : 0);
+        return counters.dataSize() + n * perCell;
+    }
+
+    @Override
+    public long entries() {
+        return counters.entries();
+    }
+
+    @Override
+    public long minSequence() {
+        return counters.minSequence();
+    }
+
+    @Override
+    public long maxSequence() {
+        return counters.maxSequence();
+    }
+
+    @Override
+    public String kind() {
+        return "skiplist";
+    }
+
+    @Override
+    public List<SegmentMemory> memory() {
+        return memory;
+    }
+
+    /** Iterator over a navigable set of on-heap cells. */
+    static final class CellSetIterator extends SkipListIterator<Cell> {
+        CellSetIterator(NavigableSet<Cell> set) {
+            super(set);
+        }
+
+        @Override
+        protected Cell probe(byte[] key, long sequence) {
+            return Cell.probe(key, sequence);
+        }
+
+        @Override
+        protected byte[] keyOf(Cell c) {
+            return c.key();
+        }
+
+        @Override
+        protected byte[] valueOf(Cell c) {
+            return c.value();
+        }
+
+        @Override
+        protected long sequenceOf(Cell c) {
+            return c.sequence;
+        }
+
+        @Override
+        protected int kindOf(Cell c) {
+            return c.kind;
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.bellows.engine.internal.memstore.spi;
+
+import io.bellows.engine.internal.iter.InternalIterator;
+
+/**
+ * An iterator over an immutable segment whose entries are numbered 0..size-1 in internal-key order
+ * (a flat array or a serialized index): seeks by the segment's binary search, copies the key once per
+ * position and the value only when asked.
+ */
+public abstract class IndexedIterator implements InternalIterator {
+    private final int size;
+    private int pos;
+    private byte[] key;
+    private byte[] value;
+    private boolean valueRead;
+
+    protected IndexedIterator(int size) {
+        this.size = size;
+        this.pos = size;
+    }
+
+    /** Number of the first entry at or after (key, sequence) in internal order, or the size. */
+    protected abstract int ceiling(byte[] key, long sequence);
+
+    protected abstract byte[] keyAt(int i);
+
+    /** The value of entry i, null for a tombstone. */
+    protected abstract byte[] valueAt(int i);
+
+    protected abstract long sequenceAt(int i);
+
+    protected abstract int kindAt(int i);
+
+    @Override
+    public final boolean isValid() {
+        return pos < size;
+    }
+
+    @Override
+    public final void seekToFirst() {
+        moveTo(0);
+    }
+
+    @Override
+    public final void seek(byte[] userKey, long sequence) {
+        moveTo(ceiling(userKey, sequence));
+    }
+
+    @Override
+    public final void next() {
+        moveTo(pos + 1);
+    }
+
+    private void moveTo(int i) {
+        pos = i;
+        key = i < size ? keyAt(i) : null;
+        value = null;
+        valueRead = false;
+    }
+
+    @Override
+    public final byte[] key() {
+        return key;
+    }
+
+    @Override
+    public final long sequence() {
+        return sequenceAt(pos);
+    }
+
+    @Override
+    public final int kind() {
+        return kindAt(pos);
+    }
+
+    @Override
+    public final byte[] value() {
+        if (!valueRead) {
+            value = valueAt(pos);
+            valueRead = true;
+        }
+        return value;
+    }
+
+    @Override
+    public final void close() {
+        pos = size;
+    }
+}

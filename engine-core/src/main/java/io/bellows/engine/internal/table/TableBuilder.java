@@ -1,0 +1,262 @@
+package io.bellows.engine.internal.table;
+
+import com.carrotsearch.hppc.LongArrayList;
+import io.bellows.engine.internal.io.FileHeader;
+import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.Checksums;
+import io.bellows.engine.internal.util.Coding;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Writes one SSTable (spec: docs/formats/sstable.md) from entries added in internal-key order: data
+ * blocks as they fill, then the bloom filter, properties, index block and footer on {@link #finish}.
+ *
+ * <p>An index entry is written only once the first key of the next block is known, so its key can be
+ * a short separator between the two blocks rather than the last key itself.
+ *
+ * <p>After any exception from {@link #add} or {@link #finish} the file is closed and the builder is
+ * unusable; the caller deletes the file. Thread safety: one thread.
+ */
+public final class TableBuilder {
+    public static final int DEFAULT_BLOCK_SIZE = 4096;
+    public static final int DEFAULT_RESTART_INTERVAL = 16;
+    public static final int DEFAULT_BLOOM_BITS_PER_KEY = 10;
+
+    private final WritableFile file;
+    private final Path path;
+    private final int blockSize;
+    private final int bloomBitsPerKey;
+    private final BlockBuilder dataBlock;
+    private final BlockBuilder indexBlock = new BlockBuilder(TableFormat.INDEX_RESTART_INTERVAL);
+    /** XXH3 hashes of the distinct user keys; null when the table has no filter. */
+    private final LongArrayList keyHashes;
+    private final byte[] handleBuffer = new byte[BlockHandle.MAX_VARINT_LENGTH];
+
+    /** The previous entry's user key is lastKey[0, lastKeyLength). */
+    private byte[] lastKey = new byte[64];
+    private int lastKeyLength;
+    private long lastTrailer;
+    private byte[] smallestKey;
+    private long smallestTrailer;
+    private long entries;
+    private long deletions;
+    private long rawKeyBytes;
+    private long rawValueBytes;
+    /** Bytes written to the file. */
+    private long offset;
+
+    /** The last flushed data block, whose index entry waits for the next key. */
+    private BlockHandle pendingHandle;
+    private byte[] pendingLastKey;
+    private long pendingLastTrailer;
+    private boolean closed;
+
+    /**
+     * @param file a new, empty file; the builder owns it and closes it
+     * @param path the file's path, for error messages
+     * @param blockSize target size of a data block's contents; a block is cut once it reaches it
+     * @param restartInterval entries between restart points in data blocks
+     * @param bloomBitsPerKey bloom filter bits per distinct user key; 0 writes no filter
+     */
+    public TableBuilder(WritableFile file, Path path, int blockSize, int restartInterval, int bloomBitsPerKey) {
+        this.file = Objects.requireNonNull(file, "file");
+        this.path = path;
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("block size must be at least 1, got " + blockSize);
+        }
+        if (bloomBitsPerKey < 0) {
+            throw new IllegalArgumentException("bloom bits per key must not be negative, got " + bloomBitsPerKey);
+        }
+        this.blockSize = blockSize;
+        this.bloomBitsPerKey = bloomBitsPerKey;
+        this.dataBlock = new BlockBuilder(restartInterval);
+        this.keyHashes = bloomBitsPerKey > 0 ? new LongArrayList() : null;
+    }
+
+    /**
+     * Appends an entry. Entries must be strictly increasing in internal order (user key ascending, then
+     * sequence descending). A DELETE carries no value; {@code value} is then ignored and may be null.
+     *
+     * @throws IllegalArgumentException for an out-of-order entry, an over-long key, a sequence outside
+     *     [0, MAX_SEQUENCE], an unknown kind or a PUT without value
+     */
+    public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
+        checkOpen();
+        Objects.requireNonNull(key, "key");
+        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
+                    + InternalKeys.MAX_KEY_LENGTH + " bytes");
+        }
+        if (seq < 0 || seq > InternalKeys.MAX_SEQUENCE) {
+            throw new IllegalArgumentException("sequence " + seq + " outside [0, " + InternalKeys.MAX_SEQUENCE + "]");
+        }
+        if (!InternalKeys.validKind(kind)) {
+            throw new IllegalArgumentException("unknown entry kind " + kind);
+        }
+        if (kind == InternalKeys.KIND_PUT) {
+            Objects.requireNonNull(value, "value of a PUT");
+        } else {
+            value = Bytes.EMPTY;
+        }
+        boolean newUserKey = true;
+        if (entries > 0) {
+            int c = Bytes.compare(key, 0, key.length, lastKey, 0, lastKeyLength);
+            if (c < 0 || (c == 0 && seq >= InternalKeys.sequence(lastTrailer))) {
+                throw new IllegalArgumentException("entry " + Bytes.toHex(key) + "@" + seq + " does not follow "
+                        + Bytes.toHex(Arrays.copyOf(lastKey, lastKeyLength)) + "@" + InternalKeys.sequence(lastTrailer)
+                        + " in internal key order");
+            }
+            newUserKey = c != 0;
+        }
+        long trailer = InternalKeys.trailer(seq, kind);
+        try {
+            if (entries == 0) {
+                file.append(FileHeader.encode(FileHeader.KIND_SSTABLE, TableFormat.VERSION));
+                offset = FileHeader.LENGTH;
+                smallestKey = key.clone();
+                smallestTrailer = trailer;
+            }
+            if (pendingHandle != null) {
+                addIndexEntry(key);
+            }
+            if (keyHashes != null && newUserKey) {
+                keyHashes.add(BloomFilter.hash(key));
+            }
+            dataBlock.add(key, trailer, value, 0, value.length);
+            rememberLastKey(key, trailer);
+            entries++;
+            if (kind == InternalKeys.KIND_DELETE) {
+                deletions++;
+            }
+            rawKeyBytes += key.length + TableFormat.KEY_TRAILER_LENGTH;
+            rawValueBytes += value.length;
+            if (dataBlock.estimatedSize() >= blockSize) {
+                flushDataBlock();
+            }
+        } catch (IOException | RuntimeException e) {
+            abandon();
+            throw e;
+        }
+    }
+
+    /** Size the file would have if finished now (approximate until finished). */
+    public long estimatedFileSize() {
+        long filter = keyHashes == null ? 0 : (keyHashes.size() * (long) bloomBitsPerKey + 7) / 8 + 1;
+        return Math.max(offset, FileHeader.LENGTH) + dataBlock.estimatedSize() + indexBlock.estimatedSize() + filter
+                + 3L * TableFormat.BLOCK_TRAILER_LENGTH + TableFormat.FOOTER_LENGTH;
+    }
+
+    public long entries() {
+        return entries;
+    }
+
+    /**
+     * Writes the last data block, the filter, properties and index blocks and the footer, then syncs
+     * and closes the file.
+     *
+     * @throws IllegalStateException if no entry was added (abandon an empty builder instead)
+     */
+    public TableProperties finish() throws IOException {
+        checkOpen();
+        if (entries == 0) {
+            throw new IllegalStateException("a table needs at least one entry; abandon() an empty builder");
+        }
+        try {
+            if (!dataBlock.isEmpty()) {
+                flushDataBlock();
+            }
+            addIndexEntry(null);
+            BlockHandle filter = keyHashes == null ? null
+                    : writeRaw(BloomFilter.build(keyHashes.buffer, keyHashes.size(), bloomBitsPerKey));
+            BlockHandle properties = writeRaw(PropertiesBlock.encode(entries, deletions, smallestKey, smallestTrailer,
+                    Arrays.copyOf(lastKey, lastKeyLength), lastTrailer, rawKeyBytes, rawValueBytes));
+            int indexLength = indexBlock.finish();
+            BlockHandle index = writeBlock(indexBlock.buffer(), indexLength);
+            file.append(new Footer(filter, properties, index, TableFormat.VERSION).encode());
+            offset += TableFormat.FOOTER_LENGTH;
+            file.sync();
+            closed = true;
+            file.close();
+        } catch (IOException | RuntimeException e) {
+            abandon();
+            throw e;
+        }
+        return new TableProperties(offset, entries, deletions, smallestKey, InternalKeys.sequence(smallestTrailer),
+                Arrays.copyOf(lastKey, lastKeyLength), InternalKeys.sequence(lastTrailer), rawKeyBytes, rawValueBytes);
+    }
+
+    /** Closes the file without finishing the table, ignoring errors. Idempotent. */
+    public void abandon() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            file.close();
+        } catch (IOException | RuntimeException ignored) {
+            // The table is being thrown away; its file's close error changes nothing.
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("table builder for " + path + " is finished or abandoned");
+        }
+    }
+
+    private void rememberLastKey(byte[] key, long trailer) {
+        if (lastKey.length < key.length) {
+            lastKey = new byte[Math.max(key.length, 2 * lastKey.length)];
+        }
+        System.arraycopy(key, 0, lastKey, 0, key.length);
+        lastKeyLength = key.length;
+        lastTrailer = trailer;
+    }
+
+    private void flushDataBlock() throws IOException {
+        int length = dataBlock.finish();
+        pendingHandle = writeBlock(dataBlock.buffer(), length);
+        pendingLastKey = Arrays.copyOf(lastKey, lastKeyLength);
+        pendingLastTrailer = lastTrailer;
+        dataBlock.reset();
+    }
+
+    /**
+     * Adds the index entry of the pending block: a key at or after its last key and, when
+     * {@code nextUserKey} is given, before the next entry.
+     */
+    private void addIndexEntry(byte[] nextUserKey) {
+        byte[] key = pendingLastKey;
+        long trailer = pendingLastTrailer;
+        byte[] shorter = nextUserKey == null ? Separators.after(key) : Separators.between(key, nextUserKey);
+        if (shorter != null) {
+            // The largest sequence makes (shorter, seq) the first internal key of that user key, which
+            // is still after every version of the block's last user key.
+            key = shorter;
+            trailer = InternalKeys.trailer(InternalKeys.MAX_SEQUENCE, InternalKeys.KIND_PUT);
+        }
+        int n = pendingHandle.encodeVarint(handleBuffer, 0);
+        indexBlock.add(key, trailer, handleBuffer, 0, n);
+        pendingHandle = null;
+        pendingLastKey = null;
+    }
+
+    private BlockHandle writeRaw(byte[] contents) throws IOException {
+        return writeBlock(Arrays.copyOf(contents, contents.length + TableFormat.BLOCK_TRAILER_LENGTH), contents.length);
+    }
+
+    /** Writes {@code buf[0, length)} and its trailer, for which {@code buf} has room after it. */
+    private BlockHandle writeBlock(byte[] buf, int length) throws IOException {
+        buf[length] = TableFormat.BLOCK_TYPE_RAW;
+        Coding.putInt(buf, length + 1, Checksums.maskedCrc32c(buf, 0, length + 1));
+        file.append(buf, 0, length + TableFormat.BLOCK_TRAILER_LENGTH);
+        BlockHandle handle = new BlockHandle(offset, length);
+        offset += length + TableFormat.BLOCK_TRAILER_LENGTH;
+        return handle;
+    }
+}

@@ -1,0 +1,114 @@
+package io.bellows.engine.internal.table;
+
+import io.bellows.engine.EngineIOException;
+import io.bellows.engine.internal.iter.InternalIterator;
+import java.io.IOException;
+
+/**
+ * Iterates a table as two levels: a cursor over the index block picks the data block, a cursor over
+ * that block yields entries. Only the current data block is pinned. I/O errors surface as
+ * {@link EngineIOException}, damage as {@link io.bellows.engine.CorruptionException}.
+ *
+ * <p>Thread safety: one thread at a time.
+ */
+final class TableIterator implements InternalIterator {
+    private final TableReader table;
+    private final boolean fillCache;
+    private final BlockIterator indexIterator;
+    /** Cursor over the data block the index cursor points at; null when there is none. */
+    private BlockIterator dataIterator;
+    private long dataBlockOffset = -1;
+
+    TableIterator(TableReader table, boolean fillCache) {
+        this.table = table;
+        this.fillCache = fillCache;
+        this.indexIterator = table.index().iterator();
+    }
+
+    @Override
+    public boolean isValid() {
+        return dataIterator != null && dataIterator.isValid();
+    }
+
+    @Override
+    public void seekToFirst() {
+        indexIterator.seekToFirst();
+        loadDataBlock();
+        if (dataIterator != null) {
+            dataIterator.seekToFirst();
+        }
+        skipExhaustedBlocks();
+    }
+
+    @Override
+    public void seek(byte[] userKey, long sequence) {
+        indexIterator.seek(userKey, sequence);
+        loadDataBlock();
+        if (dataIterator != null) {
+            dataIterator.seek(userKey, sequence);
+        }
+        skipExhaustedBlocks();
+    }
+
+    @Override
+    public void next() {
+        dataIterator.next();
+        skipExhaustedBlocks();
+    }
+
+    @Override
+    public byte[] key() {
+        return dataIterator.userKey();
+    }
+
+    @Override
+    public long sequence() {
+        return dataIterator.sequence();
+    }
+
+    @Override
+    public int kind() {
+        return dataIterator.kind();
+    }
+
+    @Override
+    public byte[] value() {
+        return dataIterator.value();
+    }
+
+    @Override
+    public void close() {
+        dataIterator = null;
+        dataBlockOffset = -1;
+    }
+
+    /** Moves to the first entry of the following blocks while the current block is used up. */
+    private void skipExhaustedBlocks() {
+        while (dataIterator != null && !dataIterator.isValid()) {
+            indexIterator.next();
+            loadDataBlock();
+            if (dataIterator != null) {
+                dataIterator.seekToFirst();
+            }
+        }
+    }
+
+    private void loadDataBlock() {
+        if (!indexIterator.isValid()) {
+            dataIterator = null;
+            dataBlockOffset = -1;
+            return;
+        }
+        BlockHandle handle = indexIterator.handle();
+        if (dataIterator != null && handle.offset() == dataBlockOffset) {
+            return;
+        }
+        dataIterator = null;
+        try {
+            dataIterator = table.dataBlock(handle, fillCache).iterator();
+        } catch (IOException e) {
+            throw new EngineIOException("reading table " + table.path() + " at offset " + handle.offset(), e);
+        }
+        dataBlockOffset = handle.offset();
+    }
+}

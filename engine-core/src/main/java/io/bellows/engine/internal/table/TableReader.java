@@ -1,0 +1,214 @@
+package io.bellows.engine.internal.table;
+
+import io.bellows.engine.CorruptionException;
+import io.bellows.engine.EngineIOException;
+import io.bellows.engine.internal.io.FileHeader;
+import io.bellows.engine.internal.io.ReadableFile;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.util.Checksums;
+import io.bellows.engine.internal.util.Coding;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * An open SSTable (spec: docs/formats/sstable.md). Opening verifies the header and footer and loads
+ * the index block, bloom filter and properties, which stay in memory; data blocks are read on demand
+ * through the {@link BlockCache}, their CRC verified on every read from the file.
+ *
+ * <p>Thread safety: safe for concurrent use (state is immutable after open; the file supports
+ * concurrent positional reads). Iterators it returns are single-threaded.
+ */
+public final class TableReader implements AutoCloseable {
+    private final ReadableFile file;
+    private final Path path;
+    private final long fileNumber;
+    private final BlockCache cache;
+    private final EngineCounters counters;
+    private final Block index;
+    private final BloomFilter filter;
+    private final TableProperties properties;
+    /** Data blocks lie in [header end, dataEnd). */
+    private final long dataEnd;
+
+    private TableReader(ReadableFile file, Path path, long fileNumber, BlockCache cache, EngineCounters counters,
+            Block index, BloomFilter filter, TableProperties properties, long dataEnd) {
+        this.file = file;
+        this.path = path;
+        this.fileNumber = fileNumber;
+        this.cache = cache;
+        this.counters = counters;
+        this.index = index;
+        this.filter = filter;
+        this.properties = properties;
+        this.dataEnd = dataEnd;
+    }
+
+    /**
+     * Opens a table. The reader owns {@code file} from here on: it is closed by {@link #close} or, if
+     * opening fails, before this method throws.
+     *
+     * @throws CorruptionException naming {@code path} and an offset if the header, footer or a meta
+     *     block is damaged, of another kind or version, or the file is truncated
+     */
+    public static TableReader open(ReadableFile file, Path path, long fileNumber, BlockCache cache,
+            EngineCounters counters) throws IOException {
+        Objects.requireNonNull(cache, "cache");
+        Objects.requireNonNull(counters, "counters");
+        try {
+            long size = file.size();
+            byte[] header = readFully(file, path, 0, (int) Math.min(size, FileHeader.LENGTH));
+            int version = FileHeader.check(header, 0, header.length, path, FileHeader.KIND_SSTABLE,
+                    TableFormat.MIN_READ_VERSION, TableFormat.MAX_READ_VERSION);
+            if (size < FileHeader.LENGTH + TableFormat.FOOTER_LENGTH) {
+                throw new CorruptionException(path, size, "file of " + size + " bytes is too short for a table");
+            }
+            long footerAt = size - TableFormat.FOOTER_LENGTH;
+            Footer footer = Footer.decode(readFully(file, path, footerAt, TableFormat.FOOTER_LENGTH), path, size,
+                    version);
+
+            byte[] indexBytes = readVerified(file, path, footer.index(), counters);
+            Block index = new Block(indexBytes, footer.index().size(), path, footer.index().offset());
+
+            BlockHandle p = footer.properties();
+            TableProperties properties = PropertiesBlock.decode(readVerified(file, path, p, counters), p.size(), size,
+                    path, p.offset());
+
+            BloomFilter filter = null;
+            long dataEnd = p.offset();
+            BlockHandle f = footer.filter();
+            if (f != null) {
+                try {
+                    filter = BloomFilter.decode(readVerified(file, path, f, counters), 0, f.size());
+                } catch (IllegalArgumentException e) {
+                    throw new CorruptionException(path, f.offset(), "malformed filter block: " + e.getMessage());
+                }
+                dataEnd = f.offset();
+            }
+            return new TableReader(file, path, fileNumber, cache, counters, index, filter, properties, dataEnd);
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    public TableProperties properties() {
+        return properties;
+    }
+
+    public long fileNumber() {
+        return fileNumber;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** The bloom filter's verdict on {@code userKey}; true when the table has no filter. */
+    public boolean mayContain(byte[] userKey) {
+        return filter == null || filter.mayContain(userKey);
+    }
+
+    /**
+     * Finds the newest entry of {@code userKey} with a sequence at most {@code seq}: the first entry at
+     * or after {@code (userKey, seq)} in internal order, if it has this user key.
+     *
+     * @param fillCache whether a data block read from the file is added to the block cache
+     * @return true, with {@code out} filled (value null for a DELETE), iff such an entry exists
+     */
+    public boolean get(byte[] userKey, long seq, boolean fillCache, Lookup out) throws IOException {
+        if (filter != null && !filter.mayContain(userKey)) {
+            counters.bloomNegatives.increment();
+            return false;
+        }
+        BlockIterator indexIterator = index.iterator();
+        indexIterator.seek(userKey, seq);
+        if (!indexIterator.isValid()) {
+            return false;
+        }
+        BlockIterator it = dataBlock(indexIterator.handle(), fillCache).iterator();
+        it.seek(userKey, seq);
+        // NB: a target past the block's last entry but not past its index key cannot be in the next
+        // block: the index key is either that last entry (then nothing lies between) or (s, MAX_SEQUENCE)
+        // with s before the next block's first user key, so the target's user key is before it too.
+        if (!it.isValid() || !it.userKeyEquals(userKey)) {
+            return false;
+        }
+        int kind = it.kind();
+        out.set(it.sequence(), kind, kind == InternalKeys.KIND_PUT ? it.value() : null);
+        return true;
+    }
+
+    /** An iterator over all entries; {@code fillCache} says whether blocks it reads enter the cache. */
+    public InternalIterator iterator(boolean fillCache) {
+        return new TableIterator(this, fillCache);
+    }
+
+    /** Closes the file; an I/O error surfaces as {@link EngineIOException}. */
+    @Override
+    public void close() {
+        try {
+            file.close();
+        } catch (IOException e) {
+            throw new EngineIOException("closing table " + path, e);
+        }
+    }
+
+    Block index() {
+        return index;
+    }
+
+    /** The data block at {@code handle}, from the cache or verified from the file. */
+    Block dataBlock(BlockHandle handle, boolean fillCache) throws IOException {
+        Block block = cache.get(fileNumber, handle.offset());
+        if (block != null) {
+            counters.blockCacheHits.increment();
+            return block;
+        }
+        if (handle.offset() < FileHeader.LENGTH || handle.end() > dataEnd) {
+            throw new CorruptionException(path, handle.offset(), "data block handle (" + handle.offset() + ", "
+                    + handle.size() + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
+        }
+        block = new Block(readVerified(file, path, handle, counters), handle.size(), path, handle.offset());
+        if (fillCache) {
+            cache.put(fileNumber, handle.offset(), block);
+        }
+        return block;
+    }
+
+    /**
+     * Reads a block and its trailer, checks the type and CRC, and returns the bytes: contents in
+     * [0, size), trailer after them. REQUIRES: the handle lies inside the file.
+     */
+    private static byte[] readVerified(ReadableFile file, Path path, BlockHandle handle, EngineCounters counters)
+            throws IOException {
+        int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
+        byte[] b = readFully(file, path, handle.offset(), length);
+        counters.blockReads.increment();
+        int stored = Checksums.unmask(Coding.getInt(b, handle.size() + 1));
+        if (stored != Checksums.crc32c(b, 0, handle.size() + 1)) {
+            throw new CorruptionException(path, handle.offset(), "block checksum mismatch");
+        }
+        if (b[handle.size()] != TableFormat.BLOCK_TYPE_RAW) {
+            throw new CorruptionException(path, handle.offset() + handle.size(), "unknown block type "
+                    + b[handle.size()]);
+        }
+        return b;
+    }
+
+    private static byte[] readFully(ReadableFile file, Path path, long position, int length) throws IOException {
+        try {
+            return file.read(position, length);
+        } catch (EOFException e) {
+            throw new CorruptionException(path, position, "file ends inside a " + length + "-byte read", e);
+        }
+    }
+}

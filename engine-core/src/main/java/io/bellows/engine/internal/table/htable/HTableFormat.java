@@ -1,0 +1,64 @@
+package io.bellows.engine.internal.table.htable;
+
+import io.bellows.engine.internal.util.Coding;
+
+/**
+ * Constants of the HTable file format (spec: docs/formats/htable.md). Every offset below is relative
+ * to the start of a 4 KiB bucket:
+ *
+ * <pre>
+ *  0      2                                   4084     4086     4088       4092      4096
+ *  +------+-----------------------------------+--------+--------+----------+---------+
+ *  | n    | n items, zero padding             | source | dest   | HashMark | crc32c  |
+ *  | u16  | (klen, vlen+1|0, seq varints,     | u16    | u16    | u32      | masked  |
+ *  |      |  key, value)                      |        |        |          |         |
+ *  +------+-----------------------------------+--------+--------+----------+---------+
+ * </pre>
+ *
+ * All integers are little-endian. The CRC covers bytes [0, 4092).
+ */
+public final class HTableFormat {
+    public static final int VERSION = 1;
+    public static final int BUCKET_SIZE = 4096;
+    public static final int COUNT_LENGTH = 2;
+    public static final int TRAILER_LENGTH = 12;
+    /** Bytes of items a bucket holds. */
+    public static final int PAYLOAD = BUCKET_SIZE - COUNT_LENGTH - TRAILER_LENGTH;
+    public static final int SOURCE_OFFSET = BUCKET_SIZE - TRAILER_LENGTH;
+    public static final int DEST_OFFSET = SOURCE_OFFSET + 2;
+    public static final int MARK_OFFSET = SOURCE_OFFSET + 4;
+    public static final int CRC_OFFSET = SOURCE_OFFSET + 8;
+    /** Destination of a bucket that moved nothing out. */
+    public static final int NO_DEST = 0xffff;
+    /** Destination meaning "the overflow area". */
+    public static final int OVERFLOW_DEST = 0xfffe;
+    /** Bucket ids must stay below the two reserved destinations. */
+    public static final int MAX_BUCKETS = 65000;
+    /** An item larger than this goes straight to the overflow area: it would crowd a bucket out. */
+    public static final int MAX_BUCKET_ITEM = PAYLOAD / 2;
+    /** An HTable is filled to at most this fraction of its buckets' payload, so balancing succeeds. */
+    public static final double MAX_FILL = 0.95;
+    /** Share of buckets (the most migrated first) whose migration metadata readers keep in memory. */
+    public static final double HOT_METADATA_FRACTION = 0.2;
+    public static final int FOOTER_LENGTH = 24;
+    /** "HTABLE!\0" read as a little-endian long. */
+    public static final long FOOTER_MAGIC = 0x00_21_45_4c_42_41_54_48L;
+
+    private HTableFormat() {}
+
+    /** File offset of bucket {@code b}: page 0 holds the file header. */
+    public static long bucketOffset(int b) {
+        return (long) (b + 1) * BUCKET_SIZE;
+    }
+
+    /** Most item bytes a table of {@code buckets} buckets is filled with. */
+    public static long capacity(int buckets) {
+        return (long) (MAX_FILL * buckets * PAYLOAD);
+    }
+
+    /** Encoded size of an item: three varints, key, value. */
+    public static int itemSize(int keyLength, int valueLength, long seq, boolean tombstone) {
+        return Coding.varLongSize(keyLength) + Coding.varLongSize(tombstone ? 0 : valueLength + 1L)
+                + Coding.varLongSize(seq) + keyLength + (tombstone ? 0 : valueLength);
+    }
+}

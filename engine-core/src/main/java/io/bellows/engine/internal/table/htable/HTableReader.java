@@ -1,0 +1,490 @@
+package io.bellows.engine.internal.table.htable;
+
+import io.bellows.engine.CorruptionException;
+import io.bellows.engine.internal.io.FileHeader;
+import io.bellows.engine.internal.io.ReadableFile;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.Checksums;
+import io.bellows.engine.internal.util.Coding;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads an HTable (spec: docs/formats/htable.md). Opening reads the footer and metadata once: the
+ * BloomCluster run index, the migration metadata of the most migrated buckets and the overflow index
+ * (keys of the few items stored outside buckets). A lookup then reads the key's home bucket, or goes
+ * straight to where the in-memory metadata says the key moved, and follows a bucket's own trailer
+ * when the key ranks at or above its HashMark.
+ *
+ * <p>Thread safety: immutable after open; safe for concurrent lookups.
+ */
+public final class HTableReader implements AutoCloseable {
+    private final ReadableFile file;
+    private final Path path;
+    private final long number;
+    private final FilterPageCache filterCache;
+    private final EngineCounters counters;
+    private final KeyHash hash;
+    private final int buckets;
+    private final long entries;
+    private final long dataBytes;
+    private final long overflowOffset;
+    private final long filtersOffset;
+    private final int filtersLength;
+    private final int filtersCrc;
+    private final long clusterOffset;
+    /** First bucket and page count of each BloomCluster run; runStart is in pages from clusterOffset. */
+    private final int[] runFirst;
+    private final int[] runStart;
+    private final int[] runPages;
+    /** In-memory migration metadata, sorted by source bucket. */
+    private final int[] hotSource;
+    private final int[] hotDest;
+    private final int[] hotMark;
+    /** Overflow items in internal-key order, values read on demand. */
+    private final byte[][] overflowKeys;
+    private final long[] overflowSeqs;
+    private final int[] overflowKinds;
+    /** Each overflow item's file offset, encoded length and masked CRC (values are read on demand). */
+    private final long[] overflowItemAt;
+    private final int[] overflowItemLength;
+    private final int[] overflowCrc;
+    /** Offset of the value inside its encoded item, and its length. */
+    private final int[] overflowValueAt;
+    private final int[] overflowValueLength;
+
+    private HTableReader(ReadableFile file, Path path, long number, FilterPageCache filterCache,
+            EngineCounters counters, byte[] meta) throws IOException {
+        this.file = file;
+        this.path = path;
+        this.number = number;
+        this.filterCache = filterCache;
+        this.counters = counters;
+        int[] pos = {0};
+        int n = meta.length;
+        buckets = Coding.getVarInt(meta, pos, n);
+        if (buckets < 1 || buckets > HTableFormat.MAX_BUCKETS) {
+            throw new IllegalStateException("bucket count " + buckets);
+        }
+        hash = new KeyHash(Coding.getVarLong(meta, pos, n));
+        entries = Coding.getVarLong(meta, pos, n);
+        dataBytes = Coding.getVarLong(meta, pos, n);
+        overflowOffset = Coding.getVarLong(meta, pos, n);
+        int overflowLength = Math.toIntExact(Coding.getVarLong(meta, pos, n));
+        filtersOffset = Coding.getVarLong(meta, pos, n);
+        filtersLength = Math.toIntExact(Coding.getVarLong(meta, pos, n));
+        filtersCrc = (int) Coding.getVarLong(meta, pos, n);
+        clusterOffset = Coding.getVarLong(meta, pos, n);
+        int runs = Coding.getVarInt(meta, pos, n);
+        runFirst = new int[runs];
+        runStart = new int[runs];
+        runPages = new int[runs];
+        int page = 0;
+        for (int i = 0; i < runs; i++) {
+            runFirst[i] = Coding.getVarInt(meta, pos, n);
+            runPages[i] = Coding.getVarInt(meta, pos, n);
+            runStart[i] = page;
+            page += runPages[i];
+        }
+        int hot = Coding.getVarInt(meta, pos, n);
+        Integer[] order = new Integer[hot];
+        int[] src = new int[hot];
+        int[] dst = new int[hot];
+        int[] mark = new int[hot];
+        for (int i = 0; i < hot; i++) {
+            src[i] = Coding.getVarInt(meta, pos, n);
+            dst[i] = Coding.getVarInt(meta, pos, n);
+            mark[i] = (int) Coding.getVarLong(meta, pos, n);
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Integer.compare(src[a], src[b]));
+        hotSource = new int[hot];
+        hotDest = new int[hot];
+        hotMark = new int[hot];
+        for (int i = 0; i < hot; i++) {
+            hotSource[i] = src[order[i]];
+            hotDest[i] = dst[order[i]];
+            hotMark[i] = mark[order[i]];
+        }
+        int overflow = Coding.getVarInt(meta, pos, n);
+        overflowKeys = new byte[overflow][];
+        overflowSeqs = new long[overflow];
+        overflowKinds = new int[overflow];
+        overflowItemAt = new long[overflow];
+        overflowItemLength = new int[overflow];
+        overflowCrc = new int[overflow];
+        overflowValueAt = new int[overflow];
+        overflowValueLength = new int[overflow];
+        byte[] area = overflow == 0 ? Bytes.EMPTY : file.read(overflowOffset, overflowLength);
+        for (int i = 0; i < overflow; i++) {
+            int at = Coding.getVarInt(meta, pos, n);
+            int len = Coding.getVarInt(meta, pos, n);
+            overflowCrc[i] = (int) Coding.getVarLong(meta, pos, n);
+            overflowItemAt[i] = overflowOffset + at;
+            overflowItemLength[i] = len;
+            if (at < 0 || len < 0 || at + len > area.length) {
+                throw new IllegalStateException("overflow item " + i + " outside the overflow area");
+            }
+            verifyOverflowItem(i, area, at);
+            int[] p = {at};
+            int klen = Coding.getVarInt(area, p, at + len);
+            long vlen = Coding.getVarLong(area, p, at + len);
+            overflowSeqs[i] = Coding.getVarLong(area, p, at + len);
+            overflowKeys[i] = Arrays.copyOfRange(area, p[0], p[0] + klen);
+            overflowKinds[i] = vlen == 0 ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT;
+            overflowValueAt[i] = p[0] + klen - at;
+            overflowValueLength[i] = vlen == 0 ? 0 : (int) (vlen - 1);
+            if (overflowValueAt[i] + overflowValueLength[i] != len) {
+                throw new IllegalStateException("overflow item " + i + " does not fill its " + len + " bytes");
+            }
+        }
+    }
+
+    private void verifyOverflowItem(int i, byte[] b, int off) {
+        if (Checksums.unmask(overflowCrc[i]) != Checksums.crc32c(b, off, overflowItemLength[i])) {
+            throw new CorruptionException(path, overflowItemAt[i], "overflow item " + i + " checksum mismatch");
+        }
+    }
+
+    /** Reads overflow item {@code i} again and returns its value, verified. */
+    private byte[] overflowValue(int i) throws IOException {
+        byte[] item = file.read(overflowItemAt[i], overflowItemLength[i]);
+        verifyOverflowItem(i, item, 0);
+        return Arrays.copyOfRange(item, overflowValueAt[i], overflowValueAt[i] + overflowValueLength[i]);
+    }
+
+    /** Opens the HTable in {@code file}; on failure the caller still owns (and closes) the file. */
+    public static HTableReader open(ReadableFile file, Path path, long number, FilterPageCache filterCache,
+            EngineCounters counters) throws IOException {
+        long size = file.size();
+        if (size < HTableFormat.BUCKET_SIZE + HTableFormat.FOOTER_LENGTH) {
+            throw new CorruptionException(path, 0, "file of " + size + " bytes is too short for an HTable");
+        }
+        byte[] header = file.read(0, FileHeader.LENGTH);
+        FileHeader.check(header, 0, header.length, path, FileHeader.KIND_HTABLE, HTableFormat.VERSION,
+                HTableFormat.VERSION);
+        long footerAt = size - HTableFormat.FOOTER_LENGTH;
+        byte[] footer = file.read(footerAt, HTableFormat.FOOTER_LENGTH);
+        if (Coding.getLong(footer, 16) != HTableFormat.FOOTER_MAGIC) {
+            throw new CorruptionException(path, footerAt + 16, "bad HTable footer magic");
+        }
+        long metaAt = Coding.getLong(footer, 0);
+        int metaLength = Coding.getInt(footer, 8);
+        if (metaAt < 0 || metaLength < 0 || metaAt + metaLength != footerAt) {
+            throw new CorruptionException(path, footerAt, "HTable metadata at " + metaAt + " (+" + metaLength
+                    + ") does not end at the footer");
+        }
+        byte[] meta = file.read(metaAt, metaLength);
+        if (Checksums.unmask(Coding.getInt(footer, 12)) != Checksums.crc32c(meta, 0, metaLength)) {
+            throw new CorruptionException(path, metaAt, "HTable metadata checksum mismatch");
+        }
+        try {
+            return new HTableReader(file, path, number, filterCache, counters, meta);
+        } catch (IllegalStateException | ArithmeticException | IndexOutOfBoundsException e) {
+            throw new CorruptionException(path, metaAt, "malformed HTable metadata: " + e.getMessage(), e);
+        }
+    }
+
+    public long number() {
+        return number;
+    }
+
+    public KeyHash hash() {
+        return hash;
+    }
+
+    public int buckets() {
+        return buckets;
+    }
+
+    public long entries() {
+        return entries;
+    }
+
+    public long dataBytes() {
+        return dataBytes;
+    }
+
+    /** Items stored in the overflow area. */
+    public int overflowItems() {
+        return overflowKeys.length;
+    }
+
+    /** Buckets whose migration metadata is held in memory. */
+    public int hotMetadataBuckets() {
+        return hotSource.length;
+    }
+
+    /** Point lookup computing the key's hash (the per-table path of the table cache). */
+    public boolean get(byte[] key, long seq, Lookup out) throws IOException {
+        long hi = hash.hi(key);
+        long lo = hash.lo(key);
+        return get(key, hi, lo, seq, out);
+    }
+
+    /**
+     * The newest entry of {@code key} with a sequence at or below {@code seq}, into {@code out}; false if
+     * the table has none. {@code hi}/{@code lo} are the key's hash under this table's seed.
+     */
+    public boolean get(byte[] key, long hi, long lo, long seq, Lookup out) throws IOException {
+        int overflow = findOverflow(key, seq);
+        long bestSeq = overflow >= 0 ? overflowSeqs[overflow] : -1;
+        int b = KeyHash.bucket(hi, buckets);
+        byte[] page;
+        int[] found = new int[2];
+        for (int hops = 0; hops <= buckets; hops++) {
+            int rank = KeyHash.rank(lo, b);
+            int h = Arrays.binarySearch(hotSource, b);
+            if (h >= 0 && Integer.compareUnsigned(rank, hotMark[h]) >= 0) {
+                if (hotDest[h] == HTableFormat.OVERFLOW_DEST) {
+                    break;
+                }
+                b = hotDest[h];
+                continue;
+            }
+            page = readBucket(b);
+            long s;
+            try {
+                s = scan(page, key, seq, found);
+            } catch (IllegalStateException e) {
+                throw new CorruptionException(path, HTableFormat.bucketOffset(b), "malformed bucket: " + e.getMessage(),
+                        e);
+            }
+            if (s >= 0) {
+                // A key's versions share their rank, so they all sit in this one bucket.
+                if (s > bestSeq) {
+                    byte[] value = found[1] < 0 ? null : Arrays.copyOfRange(page, found[0], found[0] + found[1]);
+                    out.set(s, value == null ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT, value);
+                    return true;
+                }
+                break;
+            }
+            int dest = Coding.getShort(page, HTableFormat.DEST_OFFSET);
+            if (dest == HTableFormat.NO_DEST
+                    || Integer.compareUnsigned(rank, Coding.getInt(page, HTableFormat.MARK_OFFSET)) < 0
+                    || dest == HTableFormat.OVERFLOW_DEST) {
+                break;
+            }
+            if (dest >= buckets) {
+                throw new CorruptionException(path, HTableFormat.bucketOffset(b) + HTableFormat.DEST_OFFSET,
+                        "migration destination " + dest + " outside " + buckets + " buckets");
+            }
+            b = dest;
+        }
+        if (overflow < 0) {
+            return false;
+        }
+        byte[] value = null;
+        if (overflowKinds[overflow] == InternalKeys.KIND_PUT) {
+            value = overflowValue(overflow);
+            counters.blockReads.increment();
+        }
+        out.set(overflowSeqs[overflow], overflowKinds[overflow], value);
+        return true;
+    }
+
+    /**
+     * Scans a bucket for the newest version of {@code key} at or below {@code seq} and returns its
+     * sequence, or -1. On success {@code found} holds its value offset and length (-1 for a tombstone).
+     */
+    private static long scan(byte[] page, byte[] key, long seq, int[] found) {
+        int n = Coding.getShort(page, 0);
+        int[] pos = {HTableFormat.COUNT_LENGTH};
+        int limit = HTableFormat.SOURCE_OFFSET;
+        long best = -1;
+        for (int i = 0; i < n; i++) {
+            int klen = Coding.getVarInt(page, pos, limit);
+            long vlen = Coding.getVarLong(page, pos, limit);
+            long s = Coding.getVarLong(page, pos, limit);
+            int keyAt = pos[0];
+            int valueLength = vlen == 0 ? 0 : (int) (vlen - 1);
+            if (keyAt + klen + valueLength > limit) {
+                throw new IllegalStateException("item " + i + " passes the bucket payload");
+            }
+            if (s <= seq && s > best && klen == key.length
+                    && Arrays.equals(page, keyAt, keyAt + klen, key, 0, klen)) {
+                best = s;
+                found[0] = keyAt + klen;
+                found[1] = vlen == 0 ? -1 : valueLength;
+            }
+            pos[0] = keyAt + klen + valueLength;
+        }
+        return best;
+    }
+
+    /** Index of the newest overflow version of {@code key} at or below {@code seq}, or -1. */
+    private int findOverflow(byte[] key, long seq) {
+        if (overflowKeys.length == 0) {
+            return -1;
+        }
+        int lo = 0;
+        int hi = overflowKeys.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (InternalKeys.compare(overflowKeys[mid], overflowSeqs[mid], key, seq) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo < overflowKeys.length && Arrays.equals(overflowKeys[lo], key) ? lo : -1;
+    }
+
+    /** Reads and verifies bucket {@code b}. */
+    private byte[] readBucket(int b) throws IOException {
+        long at = HTableFormat.bucketOffset(b);
+        byte[] page = file.read(at, HTableFormat.BUCKET_SIZE);
+        counters.blockReads.increment();
+        verifyBucket(page, 0, b, at);
+        return page;
+    }
+
+    private void verifyBucket(byte[] b, int off, int bucket, long fileOffset) {
+        if (Checksums.unmask(Coding.getInt(b, off + HTableFormat.CRC_OFFSET))
+                != Checksums.crc32c(b, off, HTableFormat.CRC_OFFSET)) {
+            throw new CorruptionException(path, fileOffset, "bucket " + bucket + " checksum mismatch");
+        }
+        if (Coding.getShort(b, off + HTableFormat.SOURCE_OFFSET) != bucket) {
+            throw new CorruptionException(path, fileOffset + HTableFormat.SOURCE_OFFSET, "bucket " + bucket
+                    + " is labelled " + Coding.getShort(b, off + HTableFormat.SOURCE_OFFSET));
+        }
+    }
+
+    /**
+     * The BloomCluster box of bucket column {@code bucket} stored in this table: one page run from the
+     * filter cache or the file (counted as a filter-block read).
+     */
+    public ClusterBox clusterBox(int bucket, boolean fillCache) throws IOException {
+        int lo = 0;
+        int hi = runFirst.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (runFirst[mid] <= bucket) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        int run = lo;
+        byte[] page = filterCache.get(number, run);
+        long at = clusterOffset + (long) runStart[run] * HTableFormat.BUCKET_SIZE;
+        if (page == null) {
+            page = file.read(at, runPages[run] * HTableFormat.BUCKET_SIZE);
+            counters.filterBlockReads.increment();
+            int crcAt = page.length - ClusterPacker.RUN_TRAILER;
+            if (Checksums.unmask(Coding.getInt(page, crcAt)) != Checksums.crc32c(page, 0, crcAt)) {
+                throw new CorruptionException(path, at, "BloomCluster run " + run + " checksum mismatch");
+            }
+            if (fillCache) {
+                filterCache.put(number, run, page);
+            }
+        }
+        int boxes = Coding.getShort(page, 0);
+        int[] pos = {ClusterPacker.RUN_HEADER};
+        int limit = page.length - ClusterPacker.RUN_TRAILER;
+        try {
+            for (int i = 0; i < boxes; i++) {
+                int len = Coding.getVarInt(page, pos, limit);
+                if (runFirst[run] + i == bucket) {
+                    return new ClusterBox(page, pos[0], pos[0] + len);
+                }
+                pos[0] += len;
+            }
+        } catch (IllegalStateException e) {
+            throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);
+        }
+        throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks bucket " + bucket);
+    }
+
+    /** This table's own per-bucket filters (to cluster them into newer tables of its container). */
+    public TableFilters filters() throws IOException {
+        byte[] b = file.read(filtersOffset, filtersLength);
+        if (Checksums.unmask(filtersCrc) != Checksums.crc32c(b, 0, b.length)) {
+            throw new CorruptionException(path, filtersOffset, "HTable filters checksum mismatch");
+        }
+        byte[][] out = new byte[buckets][];
+        int[] pos = {0};
+        try {
+            for (int i = 0; i < buckets; i++) {
+                int len = Coding.getVarInt(b, pos, b.length);
+                out[i] = Arrays.copyOfRange(b, pos[0], pos[0] + len);
+                pos[0] += len;
+            }
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            throw new CorruptionException(path, filtersOffset, "malformed HTable filters: " + e.getMessage(), e);
+        }
+        return new TableFilters(number, out);
+    }
+
+    /** The items physically stored in bucket {@code b} (garbage sampling). */
+    public List<Entry> bucketItems(int b) throws IOException {
+        List<Entry> out = new ArrayList<>();
+        parseBucket(readBucket(b), 0, HTableFormat.bucketOffset(b), out, false);
+        return out;
+    }
+
+    /** Every entry of the table in internal-key order; reads the whole table once (compaction input). */
+    public InternalIterator iterator() throws IOException {
+        List<Entry> all = new ArrayList<>((int) Math.min(entries, Integer.MAX_VALUE));
+        int chunkBuckets = 256;
+        for (int first = 0; first < buckets; first += chunkBuckets) {
+            int count = Math.min(chunkBuckets, buckets - first);
+            long at = HTableFormat.bucketOffset(first);
+            byte[] chunk = file.read(at, count * HTableFormat.BUCKET_SIZE);
+            for (int i = 0; i < count; i++) {
+                int off = i * HTableFormat.BUCKET_SIZE;
+                verifyBucket(chunk, off, first + i, at + off);
+                parseBucket(chunk, off, at + off, all, true);
+            }
+        }
+        for (int i = 0; i < overflowKeys.length; i++) {
+            byte[] value = overflowKinds[i] == InternalKeys.KIND_PUT ? overflowValue(i) : null;
+            all.add(new Entry(overflowKeys[i], overflowSeqs[i], overflowKinds[i], value, 0));
+        }
+        all.sort(Entry.ORDER);
+        return new EntryListIterator(all);
+    }
+
+    private void parseBucket(byte[] b, int off, long fileOffset, List<Entry> out, boolean values) {
+        int limit = off + HTableFormat.SOURCE_OFFSET;
+        int n = Coding.getShort(b, off);
+        int[] pos = {off + HTableFormat.COUNT_LENGTH};
+        try {
+            for (int i = 0; i < n; i++) {
+                int start = pos[0];
+                int klen = Coding.getVarInt(b, pos, limit);
+                long vlen = Coding.getVarLong(b, pos, limit);
+                long seq = Coding.getVarLong(b, pos, limit);
+                int keyAt = pos[0];
+                int valueLength = vlen == 0 ? 0 : (int) (vlen - 1);
+                if (keyAt + klen + valueLength > limit) {
+                    throw new IllegalStateException("item " + i + " passes the bucket payload");
+                }
+                byte[] key = Arrays.copyOfRange(b, keyAt, keyAt + klen);
+                byte[] value = vlen == 0 ? null
+                        : values ? Arrays.copyOfRange(b, keyAt + klen, keyAt + klen + valueLength) : Bytes.EMPTY;
+                int kind = vlen == 0 ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT;
+                pos[0] = keyAt + klen + valueLength;
+                out.add(new Entry(key, seq, kind, value, pos[0] - start));
+            }
+        } catch (IllegalStateException e) {
+            throw new CorruptionException(path, fileOffset, "malformed bucket: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            file.close();
+        } catch (IOException ignored) {
+            // read-only; nothing to lose
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.bellows.engine.internal.version;
+
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.util.Bytes;
+
+/**
+ * What the manifest records of one table: its number, size, key range and entry count. Immutable.
+ * The key range is the smallest and largest internal key, so two tables holding different versions
+ * of one user key still order correctly.
+ */
+public final class FileMeta {
+    public final long number;
+    public final long fileSize;
+    public final byte[] smallestKey;
+    public final long smallestSeq;
+    public final byte[] largestKey;
+    public final long largestSeq;
+    public final long entries;
+    /** Highest sequence in the table; orders L0 tables by age. */
+    public final long maxSequence;
+
+    public FileMeta(long number, long fileSize, byte[] smallestKey, long smallestSeq, byte[] largestKey,
+            long largestSeq, long entries, long maxSequence) {
+        this.number = number;
+        this.fileSize = fileSize;
+        this.smallestKey = smallestKey;
+        this.smallestSeq = smallestSeq;
+        this.largestKey = largestKey;
+        this.largestSeq = largestSeq;
+        this.entries = entries;
+        this.maxSequence = maxSequence;
+    }
+
+    /** Whether the table's user-key range contains {@code key}. */
+    public boolean contains(byte[] key) {
+        return Bytes.compare(key, smallestKey) >= 0 && Bytes.compare(key, largestKey) <= 0;
+    }
+
+    /** Whether the table's user-key range meets {@code [from, to]} (null = unbounded). */
+    public boolean overlaps(byte[] from, byte[] to) {
+        return (from == null || Bytes.compare(largestKey, from) >= 0)
+                && (to == null || Bytes.compare(smallestKey, to) <= 0);
+    }
+
+    public int compareSmallest(FileMeta o) {
+        return InternalKeys.compare(smallestKey, smallestSeq, o.smallestKey, o.smallestSeq);
+    }
+
+    @Override
+    public String toString() {
+        return "#" + number + "[" + Bytes.toHex(smallestKey) + "@" + smallestSeq + " .. " + Bytes.toHex(largestKey)
+                + "@" + largestSeq + "] " + fileSize + "B";
+    }
+}

@@ -1,0 +1,137 @@
+package io.bellows.engine.internal.version;
+
+import io.bellows.engine.internal.util.Bytes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * An immutable set of tables arranged in levels, as of one manifest state. Level 0 is ordered newest
+ * first (by highest sequence); deeper levels are ordered by smallest key. What "level" means beyond
+ * that (disjoint runs, guards, trie depth, tiers) is the compaction scheme's business.
+ *
+ * <p>Reference counted: the version set holds one reference on the current version; every reader and
+ * compaction holds one for as long as it reads. Files of a version are not deleted while it is live.
+ */
+public final class Version {
+    private final List<List<FileMeta>> levels;
+    private final Map<Long, Long> placements;
+    private final AtomicInteger refs = new AtomicInteger(1);
+    private final Consumer<Version> onUnreferenced;
+    /** Set once before the version is published (the volatile write of the current version orders it). */
+    private Object schemeIndex;
+
+    Version(List<List<FileMeta>> levels, Map<Long, Long> placements, Consumer<Version> onUnreferenced) {
+        this.levels = levels;
+        this.placements = placements;
+        this.onUnreferenced = onUnreferenced;
+    }
+
+    public int numLevels() {
+        return levels.size();
+    }
+
+    public List<FileMeta> files(int level) {
+        return levels.get(level);
+    }
+
+    /** The compaction scheme's index of this version ({@link SchemeState#index}), or null. */
+    public Object schemeIndex() {
+        return schemeIndex;
+    }
+
+    void schemeIndex(Object index) {
+        schemeIndex = index;
+    }
+
+    /** The scheme-specific placement recorded for a table, 0 if none. */
+    public long placement(long fileNumber) {
+        return placements.getOrDefault(fileNumber, 0L);
+    }
+
+    Map<Long, Long> placements() {
+        return placements;
+    }
+
+    public long levelBytes(int level) {
+        long sum = 0;
+        for (FileMeta f : levels.get(level)) {
+            sum += f.fileSize;
+        }
+        return sum;
+    }
+
+    public int totalFiles() {
+        int n = 0;
+        for (List<FileMeta> l : levels) {
+            n += l.size();
+        }
+        return n;
+    }
+
+    /** Tables of {@code level} whose user-key range meets {@code [from, to]} (null = unbounded). */
+    public List<FileMeta> overlapping(int level, byte[] from, byte[] to) {
+        List<FileMeta> out = new ArrayList<>();
+        for (FileMeta f : levels.get(level)) {
+            if (f.overlaps(from, to)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * In a level of disjoint tables sorted by key, the one table whose range may hold {@code key}, or
+     * null. Binary search on largest keys.
+     */
+    public FileMeta findDisjoint(int level, byte[] key) {
+        List<FileMeta> files = levels.get(level);
+        int lo = 0;
+        int hi = files.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Bytes.compare(files.get(mid).largestKey, key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo < files.size() && Bytes.compare(files.get(lo).smallestKey, key) <= 0) {
+            return files.get(lo);
+        }
+        return null;
+    }
+
+    /** Takes a reference if the version is still live; false if it has already been released. */
+    public boolean tryRetain() {
+        while (true) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    public void release() {
+        int r = refs.decrementAndGet();
+        if (r == 0) {
+            onUnreferenced.accept(this);
+        } else if (r < 0) {
+            throw new IllegalStateException("version released more often than retained");
+        }
+    }
+
+    static List<List<FileMeta>> emptyLevels(int n) {
+        List<List<FileMeta>> l = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            l.add(Collections.emptyList());
+        }
+        return l;
+    }
+}

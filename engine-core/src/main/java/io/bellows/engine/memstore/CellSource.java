@@ -1,9 +1,0 @@
-package io.bellows.engine.memstore;
-
-import java.util.Iterator;
-
-/** A segment whose cells can be read as cells, so merges and compactions move them without copying bytes. */
-interface CellSource {
-    /** All cells in internal-key order. */
-    Iterator<Cell> cells();
-}

@@ -1,4 +1,0 @@
-package io.bellows.engine.memstore;
-
-/** The outcome of an in-memory compaction: the new segment and what it left out. */
-public record Compacted(ImmutableSegment segment, long cellsEliminated, long bytesEliminated) {}

@@ -1,0 +1,264 @@
+package io.bellows.engine.internal.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineConfigs;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.EngineStats;
+import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.ReadOptions;
+import io.bellows.engine.Snapshot;
+import io.bellows.engine.TestSeeds;
+import io.bellows.engine.internal.io.CrashableFileSystem;
+import io.bellows.engine.internal.io.FaultInjectingFileSystem;
+import io.bellows.engine.internal.io.FaultInjectingFileSystem.Fault;
+import io.bellows.engine.internal.io.FaultInjectingFileSystem.Kind;
+import io.bellows.engine.internal.io.FaultInjectingFileSystem.Op;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.htable.FilterPageCache;
+import io.bellows.engine.internal.table.htable.HTableFormat;
+import io.bellows.engine.internal.table.htable.HTableReader;
+import io.bellows.engine.internal.table.htable.KeyHash;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.FileNames;
+import io.bellows.engine.internal.version.Version;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** LSM_TRIE through the engine: trie invariants after compactions, garbage collection, reopen rules. */
+class TrieEngineTest {
+    private static final Path DIR = Path.of("/db");
+
+    private static EngineOptions.Builder options() {
+        return EngineConfigs.small(CompactionStyle.LSM_TRIE, InMemoryCompaction.NONE).trieHashSeed(7);
+    }
+
+    private static byte[] key(int i) {
+        return String.format("key%07d", i).getBytes();
+    }
+
+    private static byte[] value(Random rnd) {
+        byte[] v = new byte[1 + rnd.nextInt(200)];
+        rnd.nextBytes(v);
+        return v;
+    }
+
+    /**
+     * After many flushes and compactions: every table sits in the container its keys hash to, piles
+     * above the last level are below their trigger, every key reads back, and an uncached lookup reads
+     * at most one BloomCluster run per level.
+     */
+    @Test
+    void trieInvariantsHoldThroughCompaction() throws IOException {
+        long seed = TestSeeds.seed("TrieEngineTest.invariants");
+        Random rnd = new Random(seed);
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineOptions o = options().trieFilterCacheSize(0).build();
+        Map<Integer, byte[]> model = new HashMap<>();
+        EngineImpl db = EngineImpl.open(DIR, o, fs);
+        try {
+            for (int i = 0; i < 30_000; i++) {
+                int k = rnd.nextInt(8000);
+                byte[] v = value(rnd);
+                db.put(key(k), v);
+                model.put(k, v);
+            }
+            db.flush();
+            waitForCompactions(db);
+            Version v = db.versions().acquireCurrent();
+            try {
+                assertTrue(v.files(2).size() > 0, "data reached the last level");
+                long capacity = HTableFormat.capacity(o.trieTableBuckets());
+                Map<Long, Long> volumes = new HashMap<>();
+                for (int level = 0; level < o.trieDepth(); level++) {
+                    for (FileMeta f : v.files(level)) {
+                        long placement = v.placement(f.number);
+                        assertEquals(level, (int) (placement >>> 24) & 0xf, "placement level of " + f);
+                        int path = (int) (placement & 0xffffff);
+                        volumes.merge(placement & 0xffffffffL, (placement >>> 32) << 10, Long::sum);
+                        try (HTableReader r = HTableReader.open(fs.openTable(FileNames.table(DIR, f.number)),
+                                FileNames.table(DIR, f.number), f.number, new FilterPageCache(0), new EngineCounters());
+                                InternalIterator it = r.iterator()) {
+                            assertEquals(o.trieTableBuckets(), r.buckets());
+                            for (it.seekToFirst(); it.isValid(); it.next()) {
+                                assertEquals(path, KeyHash.path(r.hash().hi(it.key()), level),
+                                        "seed=" + seed + ": key in the wrong container at level " + level);
+                            }
+                        }
+                    }
+                }
+                for (Map.Entry<Long, Long> e : volumes.entrySet()) {
+                    if (((e.getKey() >>> 24) & 0xf) < o.trieDepth() - 1) {
+                        assertTrue(e.getValue() < 0.9 * o.triePileTrigger() * capacity + (4 << 10),
+                                "seed=" + seed + ": pile over its trigger: " + e);
+                    }
+                }
+            } finally {
+                v.release();
+            }
+            for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+                assertArrayEquals(e.getValue(), db.get(key(e.getKey())), "seed=" + seed);
+            }
+            EngineStats before = db.stats();
+            int absent = 2000;
+            for (int i = 0; i < absent; i++) {
+                assertNull(db.get(("absent" + i).getBytes()));
+            }
+            EngineStats after = db.stats();
+            double filterReads = (double) (after.filterBlockReads() - before.filterBlockReads()) / absent;
+            double dataReads = (double) (after.blockReads() - before.blockReads()) / absent;
+            assertTrue(filterReads <= o.trieDepth(), "at most one filter run per level, got " + filterReads);
+            assertTrue(dataReads < 0.05, "bloom filters keep misses off the buckets, got " + dataReads);
+        } finally {
+            db.close();
+        }
+    }
+
+    /** Overwrites pile up garbage at the last level until sampling triggers a collection. */
+    @Test
+    void garbageCollectionReclaimsOverwrittenSpace() {
+        long seed = TestSeeds.seed("TrieEngineTest.gc");
+        Random rnd = new Random(seed);
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineOptions o = options().trieDepth(2).trieGcGarbageRatio(0.3).build();
+        EngineImpl db = EngineImpl.open(DIR, o, fs);
+        try {
+            long userBytes = 0;
+            for (int round = 0; round < 12; round++) {
+                for (int k = 0; k < 1500; k++) {
+                    byte[] v = value(rnd);
+                    db.put(key(k), v);
+                    userBytes += v.length;
+                }
+            }
+            db.flush();
+            waitForCompactions(db);
+            long entries = 0;
+            Version v = db.versions().acquireCurrent();
+            try {
+                for (FileMeta f : v.files(1)) {
+                    entries += f.entries;
+                }
+            } finally {
+                v.release();
+            }
+            EngineStats st = db.stats();
+            System.out.println("seed=" + seed + ": last level holds " + entries + " entries (" + st.levelBytes(1)
+                    + " B) of 18000 writes to 1500 keys, " + userBytes + " value bytes; " + st.compactions()
+                    + " compactions");
+            assertTrue(entries < 18000 / 3, "seed=" + seed + ": the last level kept " + entries
+                    + " of 18000 entries written; garbage collection did not run");
+            for (int k = 0; k < 1500; k++) {
+                assertTrue(db.get(key(k)) != null);
+            }
+        } finally {
+            db.close();
+        }
+    }
+
+    /** Deleting everything and compacting the whole trie leaves no table: tombstones go at the last level. */
+    @Test
+    void compactRangeDropsTombstonesAtTheLastLevel() {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options().build(), fs);
+        try {
+            Random rnd = new Random(3);
+            for (int k = 0; k < 3000; k++) {
+                db.put(key(k), value(rnd));
+            }
+            Snapshot s = db.snapshot();
+            for (int k = 0; k < 3000; k++) {
+                db.delete(key(k));
+            }
+            db.compactRange(null, null);
+            assertTrue(db.get(key(5), ReadOptions.at(s)) != null, "the snapshot still sees its version");
+            s.close();
+            db.compactRange(null, null);
+            assertEquals(0, db.stats().liveTableBytes(), "nothing is left once no snapshot needs the old versions");
+            assertNull(db.get(key(5)));
+        } finally {
+            db.close();
+        }
+    }
+
+    @Test
+    void reopenKeepsTheSeedAndRefusesAnotherShape() {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options().build(), fs);
+        for (int k = 0; k < 2000; k++) {
+            db.put(key(k), key(k));
+        }
+        db.flush();
+        db.close();
+        db = EngineImpl.open(DIR, options().trieHashSeed(99).build(), fs);
+        for (int k = 0; k < 2000; k++) {
+            assertArrayEquals(key(k), db.get(key(k)), "the store's own seed is used, not the option");
+        }
+        db.close();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineImpl.open(DIR, options().trieDepth(4).build(), fs));
+        assertTrue(e.getMessage().contains("trieDepth 3"), e.getMessage());
+    }
+
+    /** Failed HTable writes (flushes and compactions) are retried or abandoned; nothing is lost. */
+    @Test
+    void failedHTableWritesLoseNothing() {
+        CrashableFileSystem mem = new CrashableFileSystem();
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
+        EngineOptions o = options().build();
+        EngineImpl db = EngineImpl.open(DIR, o, fs);
+        for (int i = 0; i < 3000; i++) {
+            db.put(key(i), key(i));
+        }
+        db.flush();
+        fs.inject(Fault.on(Op.SYNC, Op.APPEND).pathMatching(".*\\.sst").after(3).times(5).error(Kind.ENOSPC));
+        for (int i = 0; i < 3000; i++) {
+            db.put(key(i), value(i));
+        }
+        for (int i = 0; i < 3000; i += 3) {
+            db.delete(key(i));
+        }
+        db.flush();
+        db.compactRange(null, null);
+        assertTrue(fs.injected() > 0, "faults must have fired");
+        for (int i = 0; i < 3000; i++) {
+            assertArrayEquals(i % 3 == 0 ? null : value(i), db.get(key(i)), "key " + i);
+        }
+        db.close();
+        EngineImpl reopened = EngineImpl.open(DIR, o, mem);
+        for (int i = 0; i < 3000; i++) {
+            assertArrayEquals(i % 3 == 0 ? null : value(i), reopened.get(key(i)), "key " + i + " after reopen");
+        }
+        reopened.close();
+    }
+
+    private static byte[] value(int i) {
+        return String.format("value-%d-%s", i, "x".repeat(60)).getBytes();
+    }
+
+    /** Waits until no compaction is due (the scheme picks nothing) and none runs. */
+    private static void waitForCompactions(EngineImpl db) {
+        for (int i = 0; i < 600; i++) {
+            if (db.compactionIdle()) {
+                return;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new AssertionError("compactions did not settle");
+    }
+}

@@ -1,0 +1,351 @@
+package io.bellows.engine.internal.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Wraps a file system and makes chosen operations fail, so tests can drive the engine's error paths
+ * (a failed WAL sync, a full disk during compaction, a torn append) on purpose rather than hope
+ * (Pebble's errorfs, Lucene's MockDirectoryWrapper).
+ *
+ * <p>Each injected {@link Fault} is a rule: operations of its kinds on files whose name matches are
+ * counted; after the first {@code after} of them succeed, the next {@code times} fail. Rules are
+ * consulted in injection order; the first that fires fails the operation and later rules do not see
+ * it. Operations on the files this returns are checked too. {@code openTable}, {@code close},
+ * {@code exists}, {@code size}, {@code list}, {@code createDirectories} and {@code lock} pass through
+ * unchecked.
+ *
+ * <p>Thread safety: safe for concurrent use; rule state is guarded by this instance's monitor.
+ */
+public final class FaultInjectingFileSystem implements FileSystem {
+    /** The operations a fault can target. */
+    public enum Op {
+        /** {@code createTable}, {@code createLog}. */
+        CREATE,
+        /** {@link WritableFile#append}. */
+        APPEND,
+        /** {@link WritableFile#flush}. */
+        FLUSH,
+        /** {@link WritableFile#sync}. */
+        SYNC,
+        /** {@link ReadableFile#read}, {@code readAll}. */
+        READ,
+        /** {@code rename}, matched on the source's name. */
+        RENAME,
+        DELETE,
+        /** {@code syncDirectory}, matched on the directory's name. */
+        SYNC_DIR
+    }
+
+    /** What a firing fault does. */
+    public enum Kind {
+        /** Throws {@code IOException("Input/output error (injected)")}. */
+        EIO,
+        /** Throws {@code IOException("No space left on device (injected)")}. */
+        ENOSPC,
+        /** APPEND only: passes the first half of the bytes to the file, then fails as {@link #EIO}. */
+        TORN
+    }
+
+    /**
+     * An immutable description of a fault, built fluently: {@code Fault.on(Op.SYNC).pathMatching(".*\\.log")
+     * .after(3).times(1).error(Kind.EIO)}. Defaults: any file, no successes first, one failure, EIO.
+     */
+    public static final class Fault {
+        private final Set<Op> ops;
+        private final Pattern name;
+        private final int after;
+        private final int times;
+        private final Kind kind;
+
+        private Fault(Set<Op> ops, Pattern name, int after, int times, Kind kind) {
+            this.ops = ops;
+            this.name = name;
+            this.after = after;
+            this.times = times;
+            this.kind = kind;
+        }
+
+        public static Fault on(Op... ops) {
+            if (ops.length == 0) {
+                throw new IllegalArgumentException("a fault needs at least one operation");
+            }
+            return new Fault(EnumSet.copyOf(Arrays.asList(ops)), null, 0, 1, Kind.EIO);
+        }
+
+        /** Restricts the fault to files whose whole file name (not the directory) matches {@code regex}. */
+        public Fault pathMatching(String regex) {
+            return new Fault(ops, Pattern.compile(regex), after, times, kind);
+        }
+
+        /** Lets the first {@code n} matching operations succeed. */
+        public Fault after(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("after must be >= 0: " + n);
+            }
+            return new Fault(ops, name, n, times, kind);
+        }
+
+        /** Fails {@code k} matching operations, then lets all pass; {@link Integer#MAX_VALUE} is forever. */
+        public Fault times(int k) {
+            if (k < 1) {
+                throw new IllegalArgumentException("times must be >= 1: " + k);
+            }
+            return new Fault(ops, name, after, k, kind);
+        }
+
+        public Fault error(Kind k) {
+            Objects.requireNonNull(k, "kind");
+            if (k == Kind.TORN && !EnumSet.of(Op.APPEND).containsAll(ops)) {
+                throw new IllegalArgumentException("TORN applies to APPEND only, not " + ops);
+            }
+            return new Fault(ops, name, after, times, k);
+        }
+
+        boolean matches(Op op, Path path) {
+            if (!ops.contains(op)) {
+                return false;
+            }
+            if (name == null) {
+                return true;
+            }
+            Path fileName = path.getFileName();
+            return name.matcher(fileName == null ? "" : fileName.toString()).matches();
+        }
+
+        @Override
+        public String toString() {
+            return "Fault" + ops + (name == null ? "" : " on /" + name + "/") + " after " + after + " times " + times
+                    + " " + kind;
+        }
+    }
+
+    /** An injected fault with its counters. */
+    private static final class Rule {
+        final Fault fault;
+        long seen;
+        long failed;
+
+        Rule(Fault fault) {
+            this.fault = fault;
+        }
+    }
+
+    private final FileSystem delegate;
+    private final List<Rule> rules = new ArrayList<>();
+    /** Operations seen, by kind and file name, so tests can also observe what the engine did. */
+    private final Map<Op, Map<String, Long>> seen = new EnumMap<>(Op.class);
+    private long injected;
+
+    public FaultInjectingFileSystem(FileSystem delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+    }
+
+    /** Adds a fault rule, with fresh counters even if the same {@code Fault} was injected before. */
+    public synchronized void inject(Fault fault) {
+        rules.add(new Rule(Objects.requireNonNull(fault, "fault")));
+    }
+
+    /** Removes every rule; the {@link #injected()} count is kept. */
+    public synchronized void clear() {
+        rules.clear();
+    }
+
+    /** How many operations have been failed so far. */
+    public synchronized long injected() {
+        return injected;
+    }
+
+    /** How many {@code op} operations (failed or not) touched a file whose name matches {@code regex}. */
+    public synchronized long operations(Op op, String regex) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : seen.getOrDefault(op, Map.of()).entrySet()) {
+            if (e.getKey().matches(regex)) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
+    /** The kind of failure {@code op} on {@code path} must suffer now, or null to let it run. */
+    private synchronized Kind fire(Op op, Path path) {
+        Path name = path.getFileName();
+        seen.computeIfAbsent(op, o -> new HashMap<>()).merge(name == null ? "" : name.toString(), 1L, Long::sum);
+        for (Rule r : rules) {
+            if (!r.fault.matches(op, path)) {
+                continue;
+            }
+            r.seen++;
+            if (r.seen > r.fault.after && r.failed < r.fault.times) {
+                r.failed++;
+                injected++;
+                return r.fault.kind;
+            }
+        }
+        return null;
+    }
+
+    private void check(Op op, Path path) throws IOException {
+        Kind kind = fire(op, path);
+        if (kind != null) {
+            throw failure(kind);
+        }
+    }
+
+    private static IOException failure(Kind kind) {
+        return new IOException(kind == Kind.ENOSPC ? "No space left on device (injected)"
+                : "Input/output error (injected)");
+    }
+
+    @Override
+    public WritableFile createTable(Path path) throws IOException {
+        check(Op.CREATE, path);
+        return new FaultyWritableFile(path, delegate.createTable(path));
+    }
+
+    @Override
+    public WritableFile createLog(Path path) throws IOException {
+        check(Op.CREATE, path);
+        return new FaultyWritableFile(path, delegate.createLog(path));
+    }
+
+    @Override
+    public ReadableFile openTable(Path path) throws IOException {
+        return new FaultyReadableFile(path, delegate.openTable(path));
+    }
+
+    @Override
+    public byte[] readAll(Path path) throws IOException {
+        check(Op.READ, path);
+        return delegate.readAll(path);
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return delegate.exists(path);
+    }
+
+    @Override
+    public long size(Path path) throws IOException {
+        return delegate.size(path);
+    }
+
+    @Override
+    public List<String> list(Path dir) throws IOException {
+        return delegate.list(dir);
+    }
+
+    @Override
+    public void createDirectories(Path dir) throws IOException {
+        delegate.createDirectories(dir);
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        check(Op.DELETE, path);
+        delegate.delete(path);
+    }
+
+    @Override
+    public void rename(Path source, Path target) throws IOException {
+        check(Op.RENAME, source);
+        delegate.rename(source, target);
+    }
+
+    @Override
+    public void syncDirectory(Path dir) throws IOException {
+        check(Op.SYNC_DIR, dir);
+        delegate.syncDirectory(dir);
+    }
+
+    @Override
+    public Closeable lock(Path lockFile) throws IOException {
+        return delegate.lock(lockFile);
+    }
+
+    @Override
+    public String tableIoMode() {
+        return delegate.tableIoMode();
+    }
+
+    private final class FaultyWritableFile implements WritableFile {
+        private final Path path;
+        private final WritableFile file;
+
+        FaultyWritableFile(Path path, WritableFile file) {
+            this.path = path;
+            this.file = file;
+        }
+
+        @Override
+        public void append(byte[] b, int off, int len) throws IOException {
+            Kind kind = fire(Op.APPEND, path);
+            if (kind == Kind.TORN) {
+                file.append(b, off, len / 2);
+            }
+            if (kind != null) {
+                throw failure(kind);
+            }
+            file.append(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            check(Op.FLUSH, path);
+            file.flush();
+        }
+
+        @Override
+        public void sync() throws IOException {
+            check(Op.SYNC, path);
+            file.sync();
+        }
+
+        @Override
+        public long size() {
+            return file.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    private final class FaultyReadableFile implements ReadableFile {
+        private final Path path;
+        private final ReadableFile file;
+
+        FaultyReadableFile(Path path, ReadableFile file) {
+            this.path = path;
+            this.file = file;
+        }
+
+        @Override
+        public void read(long position, byte[] dst, int off, int len) throws IOException {
+            check(Op.READ, path);
+            file.read(position, dst, off, len);
+        }
+
+        @Override
+        public long size() {
+            return file.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+}
