@@ -114,6 +114,7 @@ public final class EngineImpl implements Engine {
     private final TableOutputs.Format tableFormat;
     private final ObsoleteFiles obsoleteFiles;
     private final MemStoreCounters memstoreCounters = new MemStoreCounters();
+    private final StatsCollector statsCollector;
     /** Runs in-memory flattening and compaction of the MemStore; writers never wait for it. */
     private final ExecutorService inMemoryExecutor;
     /** Closed logs recovery would still replay; guarded by {@link #lock}. */
@@ -212,6 +213,7 @@ public final class EngineImpl implements Engine {
                 options.bloomBitsPerKey());
         this.maxCompactions = Math.max(1, options.backgroundThreads() - 1);
         this.obsoleteFiles = new ObsoleteFiles(dir, fs, versions, pendingOutputs, tables);
+        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs);
         fs.createDirectories(dir);
         this.dirLock = fs.lock(dir.resolve(FileNames.LOCK));
         boolean ok = false;
@@ -1122,39 +1124,7 @@ public final class EngineImpl implements Engine {
     @Override
     public EngineStats stats() {
         checkOpen();
-        Version v = versions.acquireCurrent();
-        MemStoreStats ms = memstore.stats();
-        try {
-            int n = v.numLevels();
-            long[] bytes = new long[n];
-            int[] count = new int[n];
-            for (int i = 0; i < n; i++) {
-                bytes[i] = v.levelBytes(i);
-                count[i] = v.files(i).size();
-            }
-            return EngineStats.builder()
-                    .bytes(counters.userBytes.sum(), counters.walBytes.sum(), counters.flushBytesWritten.sum(),
-                            counters.compactionBytesRead.sum(), counters.compactionBytesWritten.sum())
-                    .reads(counters.gets.sum(), counters.tablesProbed.sum(), counters.blockReads.sum(),
-                            counters.blockCacheHits.sum(), counters.bloomNegatives.sum())
-                    .filterBlockReads(counters.filterBlockReads.sum())
-                    .stalls(counters.stalls.sum(), counters.stallNanos.sum())
-                    .background(counters.flushes.sum(), counters.compactions.sum(), counters.backgroundErrors.sum())
-                    .memstore(memstore.dataSize(), memstore.heapSize())
-                    .inMemory(memstoreCounters.inMemoryFlushes.sum(), memstoreCounters.flattens.sum(),
-                            memstoreCounters.merges.sum(), memstoreCounters.compactions.sum(),
-                            memstoreCounters.aborted.sum(), memstoreCounters.bytesEliminated.sum())
-                    .memstoreSegments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries, ms.flatDataBytes,
-                            ms.flatHeapBytes, ms.flatEntries, ms.pipelineSegments, ms.uniqueness, ms.throttle)
-                    .serializedSegments(ms.serializedDataBytes, ms.serializedHeapBytes, ms.serializedEntries)
-                    .offHeap(ms.offHeapBytes, ms.pool.chunksInUse(), ms.pool.chunksFree(), ms.pool.offHeapBytes())
-                    .levels(bytes, count)
-                    .lastSequence(versions.lastSequence())
-                    .tableIoMode(fs.tableIoMode())
-                    .build();
-        } finally {
-            v.release();
-        }
+        return statsCollector.collect();
     }
 
     @Override
