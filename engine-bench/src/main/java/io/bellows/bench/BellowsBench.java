@@ -69,19 +69,20 @@ public final class BellowsBench {
      */
     private static void printMemStore(PrintStream out, EngineStats s, long gcMillis, MemoryLayout layout) {
         boolean onHeap = layout == MemoryLayout.ON_HEAP;
-        long entries = s.skiplistEntries() + s.flatEntries() + s.serializedEntries();
+        EngineStats.MemStore m = s.memstore();
+        long entries = m.entries();
         out.printf(Locale.ROOT, "    memstore: gc %d ms, flush bytes %d, in-memory flushes %d, merges %d, compactions %d,"
                         + " eliminated %d bytes, heap/entry skiplist %s flat %s serialized %s, off-heap/entry %s%n",
-                gcMillis, s.flushBytesWritten(), s.inMemoryFlushes(), s.inMemoryMerges(), s.inMemoryCompactions(),
-                s.inMemoryBytesEliminated(),
-                perEntry(s.skiplistHeapBytes() - (onHeap ? s.skiplistDataBytes() : 0), s.skiplistEntries()),
-                perEntry(s.flatHeapBytes() - (onHeap ? s.flatDataBytes() : 0), s.flatEntries()),
-                perEntry(s.serializedHeapBytes(), s.serializedEntries()),
-                perEntry(s.memstoreOffHeapBytes(), onHeap ? 0 : entries));
+                gcMillis, s.io().flushBytesWritten(), m.inMemoryFlushes(), m.inMemoryMerges(), m.inMemoryCompactions(),
+                m.inMemoryBytesEliminated(),
+                perEntry(m.skiplist().heapBytes() - (onHeap ? m.skiplist().dataBytes() : 0), m.skiplist().entries()),
+                perEntry(m.flat().heapBytes() - (onHeap ? m.flat().dataBytes() : 0), m.flat().entries()),
+                perEntry(m.serialized().heapBytes(), m.serialized().entries()),
+                perEntry(m.offHeapBytes(), onHeap ? 0 : entries));
         out.printf(Locale.ROOT, "    memstore memory: data %.1f MiB, heap %.1f MiB, off-heap %.1f MiB, chunks %d in use"
                         + " %d free, pool off-heap %.1f MiB%n",
-                s.memstoreDataBytes() / MIB, s.memstoreHeapBytes() / MIB, s.memstoreOffHeapBytes() / MIB,
-                s.chunksInUse(), s.chunksFree(), s.chunkPoolOffHeapBytes() / MIB);
+                m.dataBytes() / MIB, m.heapBytes() / MIB, m.offHeapBytes() / MIB,
+                m.chunksInUse(), m.chunksFree(), m.chunkPoolOffHeapBytes() / MIB);
     }
 
     private static String perEntry(long overhead, long entries) {
@@ -133,7 +134,7 @@ public final class BellowsBench {
             AtomicLong records = new AtomicLong(o.num());
             BenchEngine db = opener.open(dir.path(), o);
             try {
-                report.printTableIo(db.stats().tableIoMode());
+                report.printTableIo(db.stats().io().tableIoMode());
                 report.printResultHeader();
                 boolean empty = !o.useExistingDb();
                 for (Workload w : o.benchmarks()) {
@@ -187,11 +188,11 @@ public final class BellowsBench {
         long written = -1;
         while (System.nanoTime() < deadline) {
             EngineStats s = db.stats();
-            if (s.compactions() == compactions && s.compactionBytesWritten() == written) {
+            if (s.background().compactions() == compactions && s.io().compactionBytesWritten() == written) {
                 break;
             }
-            compactions = s.compactions();
-            written = s.compactionBytesWritten();
+            compactions = s.background().compactions();
+            written = s.io().compactionBytesWritten();
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {

@@ -1,14 +1,19 @@
 package io.bellows.bench;
 
+import io.bellows.engine.CompactionOptions;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.key.InternalKeys;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +25,8 @@ import java.util.function.BiConsumer;
 /**
  * The bellows-bench command line: {@code --name=value} flags named as in db_bench. Switches
  * (--use_existing_db, --histogram, --help) also take a bare {@code --name}. A flag given twice,
- * an unknown flag or a bad value is a {@link FlagException}.
+ * an unknown flag or a bad value is a {@link FlagException}; so is a flag of one compaction scheme
+ * (--flsm_*, --trie_*) when no engine of the run uses that scheme.
  */
 final class BenchFlags {
     static final String DEFAULT_BENCHMARKS =
@@ -60,8 +66,36 @@ final class BenchFlags {
                 throw new FlagException("flag --" + name + " needs a value: --" + name + "=" + flag.hint());
             }
             flag.apply().accept(v, value);
+            if (flag.scheme() != null) {
+                v.schemeFlags.put(name, flag.scheme());
+            }
         }
         return v.build();
+    }
+
+    /**
+     * The compaction scheme whose options a flag sets (FLSM for --flsm_*, LSM_TRIE for --trie_*), or
+     * null for a flag that is not specific to one scheme.
+     */
+    static CompactionStyle schemeOf(String flagName) {
+        Flag flag = FLAGS.get(flagName);
+        return flag == null ? null : flag.scheme();
+    }
+
+    /**
+     * The arguments of {@code args} (all {@code --name[=value]}) that apply to {@code spec}: a scheme's
+     * flags go only to a Bellows engine of that scheme. Compare mode forwards these to each child.
+     */
+    static List<String> forwardedTo(EngineSpec spec, List<String> args) {
+        List<String> out = new ArrayList<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            CompactionStyle scheme = schemeOf(arg.substring(2, eq < 0 ? arg.length() : eq));
+            if (scheme == null || spec.kind() == EngineSpec.Kind.BELLOWS && spec.compaction() == scheme) {
+                out.add(arg);
+            }
+        }
+        return out;
     }
 
     static void printHelp(PrintStream out) {
@@ -107,6 +141,8 @@ final class BenchFlags {
 
     private static Map<String, Flag> flags() {
         EngineOptions d = EngineOptions.defaults();
+        FlsmOptions flsm = FlsmOptions.defaults();
+        TrieOptions trie = TrieOptions.defaults();
         Map<String, Flag> m = new LinkedHashMap<>();
         add(m, "benchmarks", "LIST", DEFAULT_BENCHMARKS, "comma-separated workloads, run in order",
                 (v, s) -> v.benchmarks = Workload.parseList(s));
@@ -184,9 +220,10 @@ final class BenchFlags {
         add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
                 (v, s) -> engine("max_bytes_for_level_base",
                         () -> v.engine.maxBytesForLevelBase(bytesIn("max_bytes_for_level_base", s))));
-        add(m, "trie_table_buckets", "N", Integer.toString(d.trieTableBuckets()), "LSM_TRIE: 4 KiB buckets per HTable",
+        addScheme(m, CompactionStyle.LSM_TRIE, "trie_table_buckets", "N", Integer.toString(trie.tableBuckets()),
+                "LSM_TRIE: 4 KiB buckets per HTable",
                 (v, s) -> engine("trie_table_buckets",
-                        () -> v.engine.trieTableBuckets((int) longIn("trie_table_buckets", s, 1, 1 << 20))));
+                        () -> v.trie.tableBuckets((int) longIn("trie_table_buckets", s, 1, 1 << 20))));
         add(m, "direct_io", "true|false", Boolean.toString(d.directIo()),
                 "direct I/O for table files where the file system supports it",
                 (v, s) -> v.engine.directIo(bool("direct_io", s)));
@@ -196,26 +233,28 @@ final class BenchFlags {
                         () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
         add(m, "num_levels", "N", Integer.toString(d.numLevels()), "levels including L0",
                 (v, s) -> engine("num_levels", () -> v.engine.numLevels((int) longIn("num_levels", s, 2, 20))));
-        add(m, "flsm_top_level_bits", "N", Integer.toString(d.flsmTopLevelBits()),
+        addScheme(m, CompactionStyle.FLSM, "flsm_top_level_bits", "N", Integer.toString(flsm.topLevelBits()),
                 "FLSM: hash bits of a level-0 guard; level i needs top - i * decrement (with --flsm_bit_decrement)",
                 (v, s) -> v.flsmTopLevelBits = (int) longIn("flsm_top_level_bits", s, 1, 62));
-        add(m, "flsm_bit_decrement", "N", Integer.toString(d.flsmBitDecrement()), "FLSM: fewer guard bits per level",
+        addScheme(m, CompactionStyle.FLSM, "flsm_bit_decrement", "N", Integer.toString(flsm.bitDecrement()),
+                "FLSM: fewer guard bits per level",
                 (v, s) -> v.flsmBitDecrement = (int) longIn("flsm_bit_decrement", s, 0, 16));
-        add(m, "flsm_max_tables_per_guard", "N", Integer.toString(d.flsmMaxTablesPerGuard()),
+        addScheme(m, CompactionStyle.FLSM, "flsm_max_tables_per_guard", "N", Integer.toString(flsm.maxTablesPerGuard()),
                 "FLSM: overlapping tables that make a guard due (max_sstables_per_guard)",
                 (v, s) -> engine("flsm_max_tables_per_guard",
-                        () -> v.engine.flsmMaxTablesPerGuard((int) longIn("flsm_max_tables_per_guard", s, 1, 1000))));
-        add(m, "flsm_guard_max_bytes", "BYTES", sizeText(d.flsmGuardMaxBytes()),
+                        () -> v.flsm.maxTablesPerGuard((int) longIn("flsm_max_tables_per_guard", s, 1, 1000))));
+        addScheme(m, CompactionStyle.FLSM, "flsm_guard_max_bytes", "BYTES", sizeText(flsm.guardMaxBytes()),
                 "FLSM: byte cap of a level-1 guard, doubling per level",
                 (v, s) -> engine("flsm_guard_max_bytes",
-                        () -> v.engine.flsmGuardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
-        add(m, "flsm_seek_compaction", "N", Integer.toString(d.flsmSeekCompactionThreshold()),
+                        () -> v.flsm.guardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
+        addScheme(m, CompactionStyle.FLSM, "flsm_seek_compaction", "N",
+                Integer.toString(flsm.seekCompactionThreshold()),
                 "FLSM: consecutive seeks without writes that trigger a seek-based compaction; 0 = off",
-                (v, s) -> engine("flsm_seek_compaction", () -> v.engine.flsmSeekCompactionThreshold(
+                (v, s) -> engine("flsm_seek_compaction", () -> v.flsm.seekCompactionThreshold(
                         (int) longIn("flsm_seek_compaction", s, 0, 1_000_000))));
-        add(m, "flsm_parallel_seeks", "true|false", Boolean.toString(d.flsmParallelSeeks()),
+        addScheme(m, CompactionStyle.FLSM, "flsm_parallel_seeks", "true|false", Boolean.toString(flsm.parallelSeeks()),
                 "FLSM: position a last-level guard's tables on several threads per seek",
-                (v, s) -> v.engine.flsmParallelSeeks(bool("flsm_parallel_seeks", s)));
+                (v, s) -> v.flsm.parallelSeeks(bool("flsm_parallel_seeks", s)));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
@@ -251,7 +290,13 @@ final class BenchFlags {
 
     private static void add(Map<String, Flag> m, String name, String hint, String defaultText, String help,
             BiConsumer<Values, String> apply) {
-        m.put(name, new Flag(name, hint, defaultText, help, apply));
+        m.put(name, new Flag(name, hint, defaultText, help, apply, null));
+    }
+
+    /** A flag that sets an option of one compaction scheme; see {@link Values#checkSchemeFlags}. */
+    private static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
+            String defaultText, String help, BiConsumer<Values, String> apply) {
+        m.put(name, new Flag(name, hint, defaultText, help, apply, scheme));
     }
 
     static long longIn(String flag, String s, long min, long max) {
@@ -366,8 +411,12 @@ final class BenchFlags {
         return Long.toString(bytes);
     }
 
-    /** One flag: its name, value hint (null for a switch), default as shown by --help, and setter. */
-    private record Flag(String name, String hint, String defaultText, String help, BiConsumer<Values, String> apply) {
+    /**
+     * One flag: its name, value hint (null for a switch), default as shown by --help, setter, and the
+     * compaction scheme whose options it sets (null for every other flag).
+     */
+    private record Flag(String name, String hint, String defaultText, String help, BiConsumer<Values, String> apply,
+            CompactionStyle scheme) {
         boolean isSwitch() {
             return hint == null;
         }
@@ -405,16 +454,20 @@ final class BenchFlags {
         Path csv;
         boolean help;
         long settleSeconds;
-        int flsmTopLevelBits = EngineOptions.defaults().flsmTopLevelBits();
-        int flsmBitDecrement = EngineOptions.defaults().flsmBitDecrement();
+        /** The scheme options of --flsm_* and --trie_*; the run's scheme takes its own. */
+        final FlsmOptions.Builder flsm = FlsmOptions.builder();
+        final TrieOptions.Builder trie = TrieOptions.builder();
+        int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
+        int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
+        /** The scheme flags given, each with the scheme it belongs to, in order. */
+        final Map<String, CompactionStyle> schemeFlags = new LinkedHashMap<>();
 
         BenchOptions build() {
-            try {
-                engine.flsmGuardBits(flsmTopLevelBits, flsmBitDecrement);
-                engine.build();
-            } catch (IllegalArgumentException e) {
-                throw new FlagException(e.getMessage());
-            }
+            flsm.guardBits(flsmTopLevelBits, flsmBitDecrement);
+            // The scheme of --compaction, with the options of the scheme flags when they are its own.
+            CompactionStyle compaction = built().compaction();
+            engine.compaction(schemeOptions(compaction));
+            built();
             if (num > KeyCodec.capacity(keySize)) {
                 throw new FlagException("--key_size=" + keySize + " holds only " + KeyCodec.capacity(keySize)
                         + " distinct keys, fewer than --num=" + num);
@@ -436,9 +489,17 @@ final class BenchFlags {
             if (valueSize > engine.build().maxValueLength()) {
                 engine.maxValueLength(valueSize);
             }
-            EngineOptions engineOptions = engine.build();
+            EngineSpec single = engineSpec.resolve(engine.build());
             List<EngineSpec> engines = enginesText == null ? List.of()
-                    : EngineSpec.parseList(enginesText, engineOptions);
+                    : EngineSpec.parseList(enginesText, engine.build());
+            for (CompactionStyle scheme : checkSchemeFlags(single, engines)) {
+                engine.compaction(schemeOptions(scheme));
+                built();
+            }
+            // --engine=bellows:SCHEME may name another scheme than --compaction; it runs with its own options.
+            boolean bellows = single.kind() == EngineSpec.Kind.BELLOWS;
+            engine.compaction(schemeOptions(bellows ? single.compaction() : compaction));
+            EngineOptions engineOptions = built();
             EngineSpec baseline = null;
             if (baselineText != null) {
                 if (engines.isEmpty()) {
@@ -457,7 +518,52 @@ final class BenchFlags {
                     keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
                     batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
                     operations < 0 ? derived : operations, requestDistribution, scanLength,
-                    engineSpec.resolve(engineOptions), engines, baseline, json, out, progress, sampleMillis);
+                    single, engines, baseline, json, out, progress, sampleMillis);
+        }
+
+        /** The options of {@code scheme}: those the scheme flags set for FLSM and LSM_TRIE. */
+        CompactionOptions schemeOptions(CompactionStyle scheme) {
+            return switch (scheme) {
+                case FLSM -> flsm.build();
+                case LSM_TRIE -> trie.build();
+                default -> CompactionOptions.defaults(scheme);
+            };
+        }
+
+        /** The engine options as set so far; options that do not fit together are a flag error. */
+        EngineOptions built() {
+            try {
+                return engine.build();
+            } catch (IllegalArgumentException e) {
+                throw new FlagException(e.getMessage());
+            }
+        }
+
+        /**
+         * Rejects a scheme flag when no Bellows engine of the run uses its scheme (it used to be
+         * silently ignored, measuring a configuration nobody asked for).
+         *
+         * @return the schemes the run's Bellows engines use
+         */
+        Set<CompactionStyle> checkSchemeFlags(EngineSpec single, List<EngineSpec> engines) {
+            Set<CompactionStyle> used = EnumSet.noneOf(CompactionStyle.class);
+            for (EngineSpec e : engines.isEmpty() ? List.of(single) : engines) {
+                if (e.kind() == EngineSpec.Kind.BELLOWS) {
+                    used.add(e.compaction());
+                }
+            }
+            for (Map.Entry<String, CompactionStyle> f : schemeFlags.entrySet()) {
+                CompactionStyle scheme = f.getValue();
+                if (used.contains(scheme)) {
+                    continue;
+                }
+                String runs = !engines.isEmpty() ? "no engine of --engines uses " + scheme
+                        : single.kind() != EngineSpec.Kind.BELLOWS ? "this run's engine is " + single.label()
+                        : "this run's scheme is " + single.compaction();
+                throw new FlagException("--" + f.getKey() + " is an option of compaction scheme " + scheme + ", but "
+                        + runs + " (select it with --compaction=" + scheme + " or --engine=bellows:" + scheme + ")");
+            }
+            return used;
         }
     }
 

@@ -44,7 +44,7 @@ final class Charts {
             written.add(bars(dir.resolve("latency-p99.png"), "p99 latency", "microseconds", runs,
                     r -> r.latencyMicros(99)));
             written.add(bars(dir.resolve("write-amp.png"), "Write amplification (cumulative)", "(flush + compaction) / flush",
-                    runs, r -> r.stats().writeAmplification()));
+                    runs, r -> r.stats().io().writeAmplification()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write charts into " + dir, e);
         }

@@ -50,7 +50,7 @@ final class CompareRunner {
         try {
             out.println("bellows-bench compare mode: " + o.engines().size() + " configurations, each in its own JVM");
             for (EngineSpec spec : o.engines()) {
-                List<String> childArgs = new ArrayList<>(forwarded);
+                List<String> childArgs = BenchFlags.forwardedTo(spec, forwarded);
                 Path json = scratch.resolve(spec.fileName() + ".json");
                 childArgs.add("--engine=" + spec.label());
                 childArgs.add("--json=" + json);

@@ -1,5 +1,6 @@
 package io.bellows.bench;
 
+import io.bellows.engine.EngineStats;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,9 +41,10 @@ final class ComparisonReport {
                         fixed(r.opsPerSecond(), 0), ratio(r.opsPerSecond(), base.opsPerSecond()),
                         fixed(r.latencyMicros(50), 1), fixed(r.latencyMicros(99), 1), fixed(r.latencyMicros(99.9), 1),
                         ratio(r.latencyMicros(99), base.latencyMicros(99)),
-                        fixed(r.stats().writeAmplification(), 2),
-                        ratio(r.stats().writeAmplification(), base.stats().writeAmplification()),
-                        fixed(userWriteAmplification(r), 2), fixed(r.stats().spaceAmplification(), 2), Long.toString(r.gcMillis()),
+                        fixed(r.stats().io().writeAmplification(), 2),
+                        ratio(r.stats().io().writeAmplification(), base.stats().io().writeAmplification()),
+                        fixed(userWriteAmplification(r), 2), fixed(r.stats().levels().spaceAmplification(), 2),
+                        Long.toString(r.gcMillis()),
                         fixed(r.cpuNanos() / 1e9, 1));
             }
         }
@@ -73,8 +75,8 @@ final class ComparisonReport {
                 WorkloadResult r = runs.get(e).results().get(i);
                 out.printf(Locale.ROOT, row, e == 0 ? r.workload().flagName() : "", runs.get(e).engine(),
                         Long.toString(r.gcMillis()), ratio(r.gcMillis(), base.gcMillis()),
-                        mib(r.stats().memstoreDataBytes()), mib(r.stats().memstoreHeapBytes()),
-                        mib(r.stats().memstoreOffHeapBytes()), mib(r.stats().chunkPoolOffHeapBytes()));
+                        mib(r.stats().memstore().dataBytes()), mib(r.stats().memstore().heapBytes()),
+                        mib(r.stats().memstore().offHeapBytes()), mib(r.stats().memstore().chunkPoolOffHeapBytes()));
             }
         }
         out.println();
@@ -117,18 +119,20 @@ final class ComparisonReport {
                 safeRatio(r.opsPerSecond(), base.opsPerSecond()), r.latencyMicros(50), r.latencyMicros(99),
                 r.latencyMicros(99.9), r.maxLatencyMicros(), safeRatio(r.latencyMicros(99), base.latencyMicros(99)),
                 lookups ? Long.toString(r.found()) : "", lookups ? Long.toString(r.notFound()) : "",
-                r.stats().writeAmplification(),
-                safeRatio(r.stats().writeAmplification(), base.stats().writeAmplification()),
-                userWriteAmplification(r), r.stats().totalWriteAmplification(), r.stats().spaceAmplification(), r.gcMillis(),
-                r.cpuNanos() / 1_000_000, r.stats().stallNanos() / 1_000_000, r.stats().flushes(),
-                r.stats().compactions(), r.stats().memstoreHeapBytes(), r.stats().memstoreOffHeapBytes(),
-                r.stats().chunkPoolOffHeapBytes());
+                r.stats().io().writeAmplification(),
+                safeRatio(r.stats().io().writeAmplification(), base.stats().io().writeAmplification()),
+                userWriteAmplification(r), r.stats().io().totalWriteAmplification(),
+                r.stats().levels().spaceAmplification(), r.gcMillis(), r.cpuNanos() / 1_000_000,
+                r.stats().background().stallNanos() / 1_000_000, r.stats().background().flushes(),
+                r.stats().background().compactions(), r.stats().memstore().heapBytes(),
+                r.stats().memstore().offHeapBytes(), r.stats().memstore().chunkPoolOffHeapBytes());
     }
 
     /** Table bytes written (flushes and compactions) per user byte written; 0 before any write. */
     static double userWriteAmplification(WorkloadResult r) {
-        long user = r.stats().userBytesWritten();
-        return user == 0 ? 0 : (double) (r.stats().flushBytesWritten() + r.stats().compactionBytesWritten()) / user;
+        EngineStats.Io io = r.stats().io();
+        long user = io.userBytesWritten();
+        return user == 0 ? 0 : (double) (io.flushBytesWritten() + io.compactionBytesWritten()) / user;
     }
 
     private static double safeRatio(double a, double b) {

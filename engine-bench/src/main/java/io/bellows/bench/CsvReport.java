@@ -48,16 +48,17 @@ final class CsvReport implements Closeable {
         boolean lookups = r.workload().lookups();
         StringBuilder tables = new StringBuilder();
         StringBuilder bytes = new StringBuilder();
-        for (int level = 0; level < s.levels(); level++) {
-            tables.append(level == 0 ? "" : ";").append(s.levelTables(level));
-            bytes.append(level == 0 ? "" : ";").append(s.levelBytes(level));
+        for (EngineStats.Level l : s.levels().perLevel()) {
+            tables.append(l.level() == 0 ? "" : ";").append(l.tables());
+            bytes.append(l.level() == 0 ? "" : ";").append(l.bytes());
         }
         return String.format(Locale.ROOT, "%s,%d,%.6f,%.1f,%.3f,%.2f,%.2f,%.2f,%.2f,%s,%s,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%s,%s",
                 r.workload().flagName(), r.ops(), r.seconds(), r.opsPerSecond(), r.mbPerSecond(), r.latencyMicros(50),
                 r.latencyMicros(99), r.latencyMicros(99.9), r.maxLatencyMicros(),
                 lookups ? Long.toString(r.found()) : "", lookups ? Long.toString(r.notFound()) : "",
-                s.writeAmplification(), s.totalWriteAmplification(), s.spaceAmplification(), s.tablesProbedPerGet(),
-                s.stalls(), s.stallNanos() / 1_000_000, s.flushes(), s.compactions(), tables, bytes);
+                s.io().writeAmplification(), s.io().totalWriteAmplification(), s.levels().spaceAmplification(),
+                s.reads().tablesProbedPerGet(), s.background().stalls(), s.background().stallNanos() / 1_000_000,
+                s.background().flushes(), s.background().compactions(), tables, bytes);
     }
 
     private void writeLine(String line) {

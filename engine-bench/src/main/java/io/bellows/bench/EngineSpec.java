@@ -85,13 +85,19 @@ record EngineSpec(Kind kind, CompactionStyle compaction, InMemoryCompaction inMe
                 layout == null ? defaults.memoryLayout() : layout);
     }
 
-    /** {@code options} with this spec's scheme, policy and layout; REQUIRES resolved. */
+    /**
+     * {@code options} with this spec's scheme, policy and layout; REQUIRES resolved. The scheme keeps
+     * the scheme options of {@code options} when they are its own, else takes its defaults.
+     */
     EngineOptions apply(EngineOptions options) {
         if (kind == Kind.ROCKSDB) {
             return options;
         }
-        return options.toBuilder().compaction(compaction).inMemoryCompaction(inMemory)
-                .memoryLayout(layout == null ? options.memoryLayout() : layout).build();
+        EngineOptions.Builder b = options.toBuilder();
+        if (options.compaction() != compaction) {
+            b.compaction(compaction);
+        }
+        return b.inMemoryCompaction(inMemory).memoryLayout(layout == null ? options.memoryLayout() : layout).build();
     }
 
     /**

@@ -214,15 +214,17 @@ public final class MemStoreFootprint {
             long heap = usedHeapAfterGc() - heapBefore;
             long direct = directMemory() - directBefore;
             st = db.stats();
-            long n = st.skiplistEntries() + st.flatEntries() + st.serializedEntries();
+            EngineStats.MemStore m = st.memstore();
+            long n = m.entries();
             out.printf(Locale.ROOT, ROW, f.flagName, f.layout, f.policy, f.flattens ? s.activeFraction() : "1", n,
-                    mib(st.memstoreDataBytes()), mib(st.memstoreHeapBytes()), perEntry(st.memstoreHeapBytes(), n),
-                    perEntry(st.memstoreOffHeapBytes(), n), perEntry(st.chunkPoolOffHeapBytes(), n), mib(heap),
-                    perEntry(heap, n), String.format(Locale.ROOT, "%.1f", 100.0 * heap / st.memstoreDataBytes()),
-                    perEntry(direct, n), st.skiplistEntries());
-            if (n != entries || st.skiplistEntries() != active || st.flushes() != 0) {
+                    mib(m.dataBytes()), mib(m.heapBytes()), perEntry(m.heapBytes(), n),
+                    perEntry(m.offHeapBytes(), n), perEntry(m.chunkPoolOffHeapBytes(), n), mib(heap),
+                    perEntry(heap, n), String.format(Locale.ROOT, "%.1f", 100.0 * heap / m.dataBytes()),
+                    perEntry(direct, n), m.skiplist().entries());
+            if (n != entries || m.skiplist().entries() != active || st.background().flushes() != 0) {
                 out.printf(Locale.ROOT, "  note: expected %d entries, %d in the active skiplist, no disk flush;"
-                        + " got %d, %d, %d flushes%n", entries, active, n, st.skiplistEntries(), st.flushes());
+                        + " got %d, %d, %d flushes%n", entries, active, n, m.skiplist().entries(),
+                        st.background().flushes());
             }
         }
     }
@@ -234,8 +236,9 @@ public final class MemStoreFootprint {
         while (System.nanoTime() < deadline) {
             sleep(200);
             EngineStats now = db.stats();
-            if (now.skiplistEntries() == activeEntries && now.inMemoryFlattens() == last.inMemoryFlattens()
-                    && now.inMemoryMerges() == last.inMemoryMerges()) {
+            EngineStats.MemStore m = now.memstore();
+            if (m.skiplist().entries() == activeEntries && m.inMemoryFlattens() == last.memstore().inMemoryFlattens()
+                    && m.inMemoryMerges() == last.memstore().inMemoryMerges()) {
                 return now;
             }
             last = now;

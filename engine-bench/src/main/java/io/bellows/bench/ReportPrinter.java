@@ -93,12 +93,15 @@ final class ReportPrinter {
     void printEngineStats(EngineStats s) {
         out.printf(Locale.ROOT, "    engine: write-amp %.2f, total write-amp %.2f, space-amp %.2f, tables/get %.2f,"
                         + " stalls %d (%d ms), flushes %d, compactions %d%n",
-                s.writeAmplification(), s.totalWriteAmplification(), s.spaceAmplification(), s.tablesProbedPerGet(),
-                s.stalls(), s.stallNanos() / 1_000_000, s.flushes(), s.compactions());
+                s.io().writeAmplification(), s.io().totalWriteAmplification(), s.levels().spaceAmplification(),
+                s.reads().tablesProbedPerGet(), s.background().stalls(), s.background().stallNanos() / 1_000_000,
+                s.background().flushes(), s.background().compactions());
         out.println("    levels: " + levels(s));
-        if (s.gets() > 0) {
+        EngineStats.Reads reads = s.reads();
+        if (reads.gets() > 0) {
             out.printf(Locale.ROOT, "    disk reads per get: data blocks %.3f, filter blocks %.3f (block cache hits %d)%n",
-                    (double) s.blockReads() / s.gets(), (double) s.filterBlockReads() / s.gets(), s.blockCacheHits());
+                    (double) reads.blockReads() / reads.gets(), (double) reads.filterBlockReads() / reads.gets(),
+                    reads.blockCacheHits());
         }
     }
 
@@ -126,12 +129,12 @@ final class ReportPrinter {
     /** Non-empty levels as "L0 3 tables 12.0 MiB; L1 ...", or "no tables". */
     static String levels(EngineStats s) {
         StringBuilder sb = new StringBuilder();
-        for (int level = 0; level < s.levels(); level++) {
-            if (s.levelTables(level) == 0 && s.levelBytes(level) == 0) {
+        for (EngineStats.Level l : s.levels().perLevel()) {
+            if (l.tables() == 0 && l.bytes() == 0) {
                 continue;
             }
             sb.append(sb.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT, "L%d %d tables %.1f MiB",
-                    level, s.levelTables(level), s.levelBytes(level) / MIB));
+                    l.level(), l.tables(), l.bytes() / MIB));
         }
         return sb.length() == 0 ? "no tables" : sb.toString();
     }

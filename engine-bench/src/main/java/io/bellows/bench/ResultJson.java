@@ -92,10 +92,10 @@ final class ResultJson {
         m.put("not_found", r.notFound());
         m.put("gc_ms", r.gcMillis());
         m.put("cpu_ms", r.cpuNanos() / 1_000_000);
-        m.put("write_amp", r.stats().writeAmplification());
+        m.put("write_amp", r.stats().io().writeAmplification());
         m.put("write_amp_user", ComparisonReport.userWriteAmplification(r));
-        m.put("total_write_amp", r.stats().totalWriteAmplification());
-        m.put("space_amp", r.stats().spaceAmplification());
+        m.put("total_write_amp", r.stats().io().totalWriteAmplification());
+        m.put("space_amp", r.stats().levels().spaceAmplification());
         m.put("nanos", r.nanos());
         m.put("bytes", r.bytes());
         m.put("cpu_nanos", r.cpuNanos());
@@ -121,37 +121,37 @@ final class ResultJson {
 
     private static Map<String, Object> stats(EngineStats s) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("user_bytes", s.userBytesWritten());
-        m.put("wal_bytes", s.walBytesWritten());
-        m.put("flush_bytes", s.flushBytesWritten());
-        m.put("compaction_bytes_read", s.compactionBytesRead());
-        m.put("compaction_bytes_written", s.compactionBytesWritten());
-        m.put("gets", s.gets());
-        m.put("tables_probed", s.tablesProbed());
-        m.put("block_reads", s.blockReads());
-        m.put("block_cache_hits", s.blockCacheHits());
-        m.put("bloom_negatives", s.bloomNegatives());
-        m.put("stalls", s.stalls());
-        m.put("stall_nanos", s.stallNanos());
-        m.put("flushes", s.flushes());
-        m.put("compactions", s.compactions());
-        m.put("background_errors", s.backgroundErrors());
-        m.put("memstore_data_bytes", s.memstoreDataBytes());
-        m.put("memstore_heap_bytes", s.memstoreHeapBytes());
-        m.put("memstore_offheap_bytes", s.memstoreOffHeapBytes());
-        m.put("chunks_in_use", s.chunksInUse());
-        m.put("chunks_free", s.chunksFree());
-        m.put("chunk_pool_offheap_bytes", s.chunkPoolOffHeapBytes());
-        long[] bytes = new long[s.levels()];
-        int[] tables = new int[s.levels()];
+        m.put("user_bytes", s.io().userBytesWritten());
+        m.put("wal_bytes", s.io().walBytesWritten());
+        m.put("flush_bytes", s.io().flushBytesWritten());
+        m.put("compaction_bytes_read", s.io().compactionBytesRead());
+        m.put("compaction_bytes_written", s.io().compactionBytesWritten());
+        m.put("gets", s.reads().gets());
+        m.put("tables_probed", s.reads().tablesProbed());
+        m.put("block_reads", s.reads().blockReads());
+        m.put("block_cache_hits", s.reads().blockCacheHits());
+        m.put("bloom_negatives", s.reads().bloomNegatives());
+        m.put("stalls", s.background().stalls());
+        m.put("stall_nanos", s.background().stallNanos());
+        m.put("flushes", s.background().flushes());
+        m.put("compactions", s.background().compactions());
+        m.put("background_errors", s.background().errors());
+        m.put("memstore_data_bytes", s.memstore().dataBytes());
+        m.put("memstore_heap_bytes", s.memstore().heapBytes());
+        m.put("memstore_offheap_bytes", s.memstore().offHeapBytes());
+        m.put("chunks_in_use", s.memstore().chunksInUse());
+        m.put("chunks_free", s.memstore().chunksFree());
+        m.put("chunk_pool_offheap_bytes", s.memstore().chunkPoolOffHeapBytes());
+        long[] bytes = new long[s.levels().count()];
+        int[] tables = new int[s.levels().count()];
         for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = s.levelBytes(i);
-            tables[i] = s.levelTables(i);
+            bytes[i] = s.levels().get(i).bytes();
+            tables[i] = s.levels().get(i).tables();
         }
         m.put("level_bytes", bytes);
         m.put("level_tables", tables);
         m.put("last_sequence", s.lastSequence());
-        m.put("table_io", s.tableIoMode());
+        m.put("table_io", s.io().tableIoMode());
         return m;
     }
 
@@ -164,20 +164,19 @@ final class ResultJson {
             levelBytes[i] = ((Number) bytes.get(i)).longValue();
             levelTables[i] = ((Number) tables.get(i)).intValue();
         }
-        return EngineStats.builder()
-                .bytes(num(m, "user_bytes"), num(m, "wal_bytes"), num(m, "flush_bytes"),
-                        num(m, "compaction_bytes_read"), num(m, "compaction_bytes_written"))
-                .reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"), num(m, "block_cache_hits"),
-                        num(m, "bloom_negatives"))
-                .stalls(num(m, "stalls"), num(m, "stall_nanos"))
-                .background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"))
-                .memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"))
-                .offHeap(numOrZero(m, "memstore_offheap_bytes"), numOrZero(m, "chunks_in_use"),
-                        numOrZero(m, "chunks_free"), numOrZero(m, "chunk_pool_offheap_bytes"))
-                .levels(levelBytes, levelTables)
-                .lastSequence(num(m, "last_sequence"))
-                .tableIoMode((String) m.get("table_io"))
-                .build();
+        return new EngineStats(
+                new EngineStats.Io(num(m, "user_bytes"), num(m, "wal_bytes"), num(m, "flush_bytes"),
+                        num(m, "compaction_bytes_read"), num(m, "compaction_bytes_written"),
+                        (String) m.get("table_io")),
+                new EngineStats.Reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"),
+                        num(m, "block_cache_hits"), 0, num(m, "bloom_negatives")),
+                new EngineStats.Background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"),
+                        num(m, "stalls"), num(m, "stall_nanos")),
+                BenchStats.memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"),
+                        numOrZero(m, "memstore_offheap_bytes"), numOrZero(m, "chunks_in_use"),
+                        numOrZero(m, "chunks_free"), numOrZero(m, "chunk_pool_offheap_bytes")),
+                BenchStats.levels(levelBytes, levelTables),
+                num(m, "last_sequence"));
     }
 
     static String encode(Histogram h) {

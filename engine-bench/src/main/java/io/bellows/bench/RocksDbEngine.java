@@ -285,20 +285,20 @@ final class RocksDbEngine implements BenchEngine {
         } catch (RocksDBException e) {
             throw failure("property", e);
         }
-        return EngineStats.builder()
-                .bytes(userBytes.sum(), ticker(TickerType.WAL_FILE_BYTES), ticker(TickerType.FLUSH_WRITE_BYTES),
-                        ticker(TickerType.COMPACT_READ_BYTES), ticker(TickerType.COMPACT_WRITE_BYTES))
-                .reads(ticker(TickerType.NUMBER_KEYS_READ), useful + ticker(TickerType.BLOOM_FILTER_FULL_POSITIVE),
-                        ticker(TickerType.BLOCK_CACHE_DATA_MISS), ticker(TickerType.BLOCK_CACHE_DATA_HIT), useful)
-                .stalls(statistics.getHistogramData(HistogramType.WRITE_STALL).getCount(),
-                        ticker(TickerType.STALL_MICROS) * 1000)
-                .background(statistics.getHistogramData(HistogramType.FLUSH_TIME).getCount(),
-                        statistics.getHistogramData(HistogramType.COMPACTION_TIME).getCount(), 0)
-                .memstore(memtable, memtable)
-                .levels(levelBytes, levelTables)
-                .lastSequence(db.getLatestSequenceNumber())
-                .tableIoMode(directIo ? "direct" : "buffered")
-                .build();
+        return new EngineStats(
+                new EngineStats.Io(userBytes.sum(), ticker(TickerType.WAL_FILE_BYTES),
+                        ticker(TickerType.FLUSH_WRITE_BYTES), ticker(TickerType.COMPACT_READ_BYTES),
+                        ticker(TickerType.COMPACT_WRITE_BYTES), directIo ? "direct" : "buffered"),
+                new EngineStats.Reads(ticker(TickerType.NUMBER_KEYS_READ),
+                        useful + ticker(TickerType.BLOOM_FILTER_FULL_POSITIVE),
+                        ticker(TickerType.BLOCK_CACHE_DATA_MISS), ticker(TickerType.BLOCK_CACHE_DATA_HIT), 0, useful),
+                new EngineStats.Background(statistics.getHistogramData(HistogramType.FLUSH_TIME).getCount(),
+                        statistics.getHistogramData(HistogramType.COMPACTION_TIME).getCount(), 0,
+                        statistics.getHistogramData(HistogramType.WRITE_STALL).getCount(),
+                        ticker(TickerType.STALL_MICROS) * 1000),
+                BenchStats.memstore(memtable, memtable, 0, 0, 0, 0),
+                BenchStats.levels(levelBytes, levelTables),
+                db.getLatestSequenceNumber());
     }
 
     private long ticker(TickerType t) {

@@ -46,7 +46,7 @@ class CompareModeTest {
             assertEquals(3, run.results().size());
             WorkloadResult fill = run.results().get(0);
             assertEquals(3000, fill.ops());
-            assertTrue(fill.stats().flushBytesWritten() > 0, run.engine() + " flushed its 64K MemStore");
+            assertTrue(fill.stats().io().flushBytesWritten() > 0, run.engine() + " flushed its 64K MemStore");
             assertTrue(fill.cpuNanos() > 0, "CPU time measured in the child");
             WorkloadResult read = run.results().get(1);
             assertEquals(600, read.found(), run.engine() + " finds every filled key");
@@ -90,11 +90,12 @@ class CompareModeTest {
                 runs.stream().map(EngineRun::engine).toList());
         EngineStats onHeap = runs.get(0).results().get(1).stats();
         EngineStats offHeap = runs.get(1).results().get(1).stats();
-        assertEquals(0, onHeap.chunkPoolOffHeapBytes());
-        assertEquals(0, onHeap.memstoreOffHeapBytes());
-        assertTrue(offHeap.chunkPoolOffHeapBytes() > 0, "the OFF_HEAP child's pool reaches the parent");
-        assertTrue(offHeap.memstoreOffHeapBytes() > offHeap.memstoreDataBytes(), "cells and their headers off-heap");
-        assertTrue(offHeap.memstoreHeapBytes() < onHeap.memstoreHeapBytes(), "less heap for the same data");
+        assertEquals(0, onHeap.memstore().chunkPoolOffHeapBytes());
+        assertEquals(0, onHeap.memstore().offHeapBytes());
+        assertTrue(offHeap.memstore().chunkPoolOffHeapBytes() > 0, "the OFF_HEAP child's pool reaches the parent");
+        assertTrue(offHeap.memstore().offHeapBytes() > offHeap.memstore().dataBytes(),
+                "cells and their headers off-heap");
+        assertTrue(offHeap.memstore().heapBytes() < onHeap.memstore().heapBytes(), "less heap for the same data");
     }
 
     @Test

@@ -54,17 +54,10 @@ class JsonTest {
         for (int i = 1; i <= 1000; i++) {
             h.recordValue(i * 1000L);
         }
-        EngineStats stats = EngineStats.builder()
-                .bytes(1000, 1100, 400, 300, 800)
-                .reads(10, 25, 3, 4, 5)
-                .stalls(2, 3_000_000)
-                .background(4, 1, 0)
-                .memstore(7, 9)
-                .offHeap(11, 3, 2, 6L << 20)
-                .levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5})
-                .lastSequence(1234)
-                .tableIoMode("direct")
-                .build();
+        EngineStats stats = new EngineStats(new EngineStats.Io(1000, 1100, 400, 300, 800, "direct"),
+                new EngineStats.Reads(10, 25, 3, 4, 0, 5), new EngineStats.Background(4, 1, 0, 2, 3_000_000),
+                BenchStats.memstore(7, 9, 11, 3, 2, 6L << 20),
+                BenchStats.levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5}), 1234);
         WorkloadResult r = new WorkloadResult(Workload.YCSB_A, 1000, 2_000_000_000L, 116_000, 600, 0, h, stats, 12,
                 3_500_000_000L, 250, new double[] {100.5, 200, 300});
         Path file = tmp.resolve("r.json");
@@ -85,14 +78,15 @@ class JsonTest {
         assertArrayEquals(r.throughput(), b.throughput());
         assertEquals(h, b.latency());
         assertEquals(stats.toString(), b.stats().toString());
-        assertEquals(stats.walBytesWritten(), b.stats().walBytesWritten());
-        assertEquals(stats.memstoreHeapBytes(), b.stats().memstoreHeapBytes());
-        assertEquals(11, b.stats().memstoreOffHeapBytes());
-        assertEquals(3, b.stats().chunksInUse());
-        assertEquals(2, b.stats().chunksFree());
-        assertEquals(6L << 20, b.stats().chunkPoolOffHeapBytes());
+        assertEquals(stats.io().walBytesWritten(), b.stats().io().walBytesWritten());
+        assertEquals(stats.memstore().heapBytes(), b.stats().memstore().heapBytes());
+        assertEquals(11, b.stats().memstore().offHeapBytes());
+        assertEquals(3, b.stats().memstore().chunksInUse());
+        assertEquals(2, b.stats().memstore().chunksFree());
+        assertEquals(6L << 20, b.stats().memstore().chunkPoolOffHeapBytes());
         assertEquals(stats.lastSequence(), b.stats().lastSequence());
         assertEquals(Arrays.toString(new long[] {1L << 20, 0, 10L << 20}),
-                Arrays.toString(new long[] {b.stats().levelBytes(0), b.stats().levelBytes(1), b.stats().levelBytes(2)}));
+                Arrays.toString(new long[] {b.stats().levels().get(0).bytes(), b.stats().levels().get(1).bytes(),
+                    b.stats().levels().get(2).bytes()}));
     }
 }

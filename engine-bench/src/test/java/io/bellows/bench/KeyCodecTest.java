@@ -28,8 +28,9 @@ class KeyCodecTest {
 
     @Test
     void unsignedByteOrderIsNumericOrder() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
+        long seed = Long.getLong("bellows.seed", System.nanoTime());
+        System.out.println("KeyCodecTest.unsignedByteOrderIsNumericOrder seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
         SplittableRandom random = new SplittableRandom(seed);
         for (int keySize : new int[] {3, 8, 16, 40}) {
             KeyCodec codec = new KeyCodec(keySize);

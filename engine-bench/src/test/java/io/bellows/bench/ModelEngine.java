@@ -93,12 +93,10 @@ class ModelEngine implements Engine {
 
     @Override
     public EngineStats stats() {
-        return EngineStats.builder()
-                .bytes(1000, 1100, 500, 0, 250)
-                .reads(gets.get(), gets.get(), 0, 0, 0)
-                .levels(new long[] {0, 3L << 20, 0}, new int[] {0, 2, 0})
-                .tableIoMode("model")
-                .build();
+        return new EngineStats(new EngineStats.Io(1000, 1100, 500, 0, 250, "model"),
+                new EngineStats.Reads(gets.get(), gets.get(), 0, 0, 0, 0), new EngineStats.Background(0, 0, 0, 0, 0),
+                BenchStats.memstore(0, 0, 0, 0, 0, 0),
+                BenchStats.levels(new long[] {0, 3L << 20, 0}, new int[] {0, 2, 0}), 0);
     }
 
     @Override

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 class RandomPermutationTest {
     @Test
     void isABijectionOnItsRange() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
+        long seed = Long.getLong("bellows.seed", System.nanoTime());
+        System.out.println("RandomPermutationTest.isABijectionOnItsRange seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
         for (int n : new int[] {1, 2, 3, 4, 5, 17, 1000, 1024, 1025, 65_537}) {
             RandomPermutation p = new RandomPermutation(n, seed);
             BitSet seen = new BitSet(n);

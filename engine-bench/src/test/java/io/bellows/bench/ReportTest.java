@@ -11,13 +11,10 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class ReportTest {
-    private static final EngineStats STATS = EngineStats.builder()
-            .bytes(1000, 1000, 400, 0, 800)
-            .reads(10, 25, 0, 0, 0)
-            .stalls(2, 3_000_000)
-            .background(4, 1, 0)
-            .levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5})
-            .build();
+    private static final EngineStats STATS = new EngineStats(new EngineStats.Io(1000, 1000, 400, 0, 800, "buffered"),
+            new EngineStats.Reads(10, 25, 0, 0, 0, 0), new EngineStats.Background(4, 1, 0, 2, 3_000_000),
+            BenchStats.memstore(0, 0, 0, 0, 0, 0),
+            BenchStats.levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5}), 0);
 
     @Test
     void resultDerivesRatesAndMicroseconds() {
@@ -60,7 +57,10 @@ class ReportTest {
 
     @Test
     void emptyStoreHasNoTables() {
-        assertEquals("no tables", ReportPrinter.levels(EngineStats.builder().build()));
+        EngineStats empty = new EngineStats(new EngineStats.Io(0, 0, 0, 0, 0, "buffered"),
+                new EngineStats.Reads(0, 0, 0, 0, 0, 0), new EngineStats.Background(0, 0, 0, 0, 0),
+                BenchStats.memstore(0, 0, 0, 0, 0, 0), BenchStats.levels(new long[0], new int[0]), 0);
+        assertEquals("no tables", ReportPrinter.levels(empty));
     }
 
     private static WorkloadResult result(Workload w) {

@@ -51,13 +51,14 @@ class RocksDbEngineTest {
             }
 
             EngineStats stats = db.stats();
-            assertEquals(3000L * 116 + 116 + 16, stats.userBytesWritten(), "key and value bytes as Bellows counts them");
-            assertTrue(stats.flushBytesWritten() > 0, "64 KiB write buffers flushed: " + stats);
-            assertTrue(stats.flushes() > 0);
-            assertTrue(stats.walBytesWritten() > stats.userBytesWritten());
-            assertTrue(stats.liveTableBytes() > 0);
-            assertEquals("direct", stats.tableIoMode());
-            assertTrue(stats.gets() >= 3);
+            assertEquals(3000L * 116 + 116 + 16, stats.io().userBytesWritten(),
+                    "key and value bytes as Bellows counts them");
+            assertTrue(stats.io().flushBytesWritten() > 0, "64 KiB write buffers flushed: " + stats);
+            assertTrue(stats.background().flushes() > 0);
+            assertTrue(stats.io().walBytesWritten() > stats.io().userBytesWritten());
+            assertTrue(stats.levels().liveTableBytes() > 0);
+            assertEquals("direct", stats.io().tableIoMode());
+            assertTrue(stats.reads().gets() >= 3);
         }
     }
 
@@ -65,7 +66,7 @@ class RocksDbEngineTest {
     void walDisabledForDurabilityNone() {
         try (BenchEngine db = RocksDbEngine.open(tmp, EngineOptions.defaults(), Durability.NONE)) {
             db.put(new KeyCodec(16).encode(1), new byte[10]);
-            assertEquals(0, db.stats().walBytesWritten());
+            assertEquals(0, db.stats().io().walBytesWritten());
             assertFalse(db.get(new KeyCodec(16).encode(1), new byte[10]) < 0);
         }
     }

@@ -107,8 +107,9 @@ class ScrambledZipfianKeysTest {
     }
 
     private static long seed() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
+        long seed = Long.getLong("bellows.seed", System.nanoTime());
+        System.out.println("ScrambledZipfianKeysTest seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
         return seed;
     }
 }

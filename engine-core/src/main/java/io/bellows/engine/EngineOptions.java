@@ -5,12 +5,14 @@ import java.util.Objects;
 
 /**
  * Options of an engine; immutable, made with {@link #builder()}. Every option has a default that
- * suits a general workload; each setter names its limits and rejects values outside them.
+ * suits a general workload; each setter names its limits and rejects values outside them. The knobs
+ * of one compaction scheme live in that scheme's {@link CompactionOptions} ({@link LeveledOptions},
+ * {@link FlsmOptions}, {@link TrieOptions}), given with {@link Builder#compaction(CompactionOptions)}.
  */
 public final class EngineOptions {
     public static final int MAX_VALUE_LENGTH_LIMIT = 256 << 20;
 
-    private final CompactionStyle compaction;
+    private final CompactionOptions compactionOptions;
     private final InMemoryCompaction inMemoryCompaction;
     private final long memstoreSize;
     private final int maxValueLength;
@@ -30,12 +32,6 @@ public final class EngineOptions {
     private final int backgroundThreads;
     private final boolean createIfMissing;
     private final boolean errorIfExists;
-    private final int flsmTopLevelBits;
-    private final int flsmBitDecrement;
-    private final int flsmMaxTablesPerGuard;
-    private final long flsmGuardMaxBytes;
-    private final int flsmSeekCompactionThreshold;
-    private final boolean flsmParallelSeeks;
     private final double activeSegmentFraction;
     private final int pipelineSegments;
     private final double adaptiveThreshold;
@@ -43,18 +39,9 @@ public final class EngineOptions {
     private final boolean mslab;
     private final MemoryLayout memoryLayout;
     private final long offHeapLimit;
-    private final int trieDepth;
-    private final int triePileTrigger;
-    private final int triePileSlowdown;
-    private final int triePileStop;
-    private final int trieTableBuckets;
-    private final int trieBloomBitsPerKey;
-    private final long trieFilterCacheSize;
-    private final double trieGcGarbageRatio;
-    private final Long trieHashSeed;
 
     private EngineOptions(Builder b) {
-        compaction = b.compaction;
+        compactionOptions = b.compactionOptions;
         inMemoryCompaction = b.inMemoryCompaction;
         memstoreSize = b.memstoreSize;
         maxValueLength = b.maxValueLength;
@@ -74,12 +61,6 @@ public final class EngineOptions {
         backgroundThreads = b.backgroundThreads;
         createIfMissing = b.createIfMissing;
         errorIfExists = b.errorIfExists;
-        flsmTopLevelBits = b.flsmTopLevelBits;
-        flsmBitDecrement = b.flsmBitDecrement;
-        flsmMaxTablesPerGuard = b.flsmMaxTablesPerGuard;
-        flsmGuardMaxBytes = b.flsmGuardMaxBytes;
-        flsmSeekCompactionThreshold = b.flsmSeekCompactionThreshold;
-        flsmParallelSeeks = b.flsmParallelSeeks;
         activeSegmentFraction = b.activeSegmentFraction;
         pipelineSegments = b.pipelineSegments;
         adaptiveThreshold = b.adaptiveThreshold;
@@ -87,15 +68,6 @@ public final class EngineOptions {
         mslab = b.mslab;
         memoryLayout = b.memoryLayout;
         offHeapLimit = b.offHeapLimit;
-        trieDepth = b.trieDepth;
-        triePileTrigger = b.triePileTrigger;
-        triePileSlowdown = b.triePileSlowdown;
-        triePileStop = b.triePileStop;
-        trieTableBuckets = b.trieTableBuckets;
-        trieBloomBitsPerKey = b.trieBloomBitsPerKey;
-        trieFilterCacheSize = b.trieFilterCacheSize;
-        trieGcGarbageRatio = b.trieGcGarbageRatio;
-        trieHashSeed = b.trieHashSeed;
     }
 
     public static Builder builder() {
@@ -109,7 +81,7 @@ public final class EngineOptions {
     /** A builder holding this object's values. */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.compaction = compaction;
+        b.compactionOptions = compactionOptions;
         b.inMemoryCompaction = inMemoryCompaction;
         b.memstoreSize = memstoreSize;
         b.maxValueLength = maxValueLength;
@@ -129,12 +101,6 @@ public final class EngineOptions {
         b.backgroundThreads = backgroundThreads;
         b.createIfMissing = createIfMissing;
         b.errorIfExists = errorIfExists;
-        b.flsmTopLevelBits = flsmTopLevelBits;
-        b.flsmBitDecrement = flsmBitDecrement;
-        b.flsmMaxTablesPerGuard = flsmMaxTablesPerGuard;
-        b.flsmGuardMaxBytes = flsmGuardMaxBytes;
-        b.flsmSeekCompactionThreshold = flsmSeekCompactionThreshold;
-        b.flsmParallelSeeks = flsmParallelSeeks;
         b.activeSegmentFraction = activeSegmentFraction;
         b.pipelineSegments = pipelineSegments;
         b.adaptiveThreshold = adaptiveThreshold;
@@ -142,20 +108,20 @@ public final class EngineOptions {
         b.mslab = mslab;
         b.memoryLayout = memoryLayout;
         b.offHeapLimit = offHeapLimit;
-        b.trieDepth = trieDepth;
-        b.triePileTrigger = triePileTrigger;
-        b.triePileSlowdown = triePileSlowdown;
-        b.triePileStop = triePileStop;
-        b.trieTableBuckets = trieTableBuckets;
-        b.trieBloomBitsPerKey = trieBloomBitsPerKey;
-        b.trieFilterCacheSize = trieFilterCacheSize;
-        b.trieGcGarbageRatio = trieGcGarbageRatio;
-        b.trieHashSeed = trieHashSeed;
         return b;
     }
 
+    /** The disk compaction scheme: {@code compactionOptions().style()}. */
     public CompactionStyle compaction() {
-        return compaction;
+        return compactionOptions.style();
+    }
+
+    /**
+     * The options of the compaction scheme: a {@link LeveledOptions}, {@link FlsmOptions} or
+     * {@link TrieOptions}, matching {@link #compaction()}.
+     */
+    public CompactionOptions compactionOptions() {
+        return compactionOptions;
     }
 
     public InMemoryCompaction inMemoryCompaction() {
@@ -234,36 +200,6 @@ public final class EngineOptions {
         return errorIfExists;
     }
 
-    /** FLSM: hash bits (lowest, all ones) that make a key a guard at level 0; see the builder. */
-    public int flsmTopLevelBits() {
-        return flsmTopLevelBits;
-    }
-
-    /** FLSM: how many fewer bits each deeper level requires. */
-    public int flsmBitDecrement() {
-        return flsmBitDecrement;
-    }
-
-    /** FLSM: overlapping tables a guard may hold before it is compacted (max_sstables_per_guard). */
-    public int flsmMaxTablesPerGuard() {
-        return flsmMaxTablesPerGuard;
-    }
-
-    /** FLSM: bytes a level-1 guard may hold before it is compacted; doubles per level. */
-    public long flsmGuardMaxBytes() {
-        return flsmGuardMaxBytes;
-    }
-
-    /** FLSM: consecutive cursor seeks without a write that trigger a seek-based compaction; 0 = off. */
-    public int flsmSeekCompactionThreshold() {
-        return flsmSeekCompactionThreshold;
-    }
-
-    /** FLSM: whether cursor seeks position a last-level guard's tables concurrently. */
-    public boolean flsmParallelSeeks() {
-        return flsmParallelSeeks;
-    }
-
     /** A: the active segment's share of {@link #memstoreSize()} (compacting policies). */
     public double activeSegmentFraction() {
         return activeSegmentFraction;
@@ -311,56 +247,9 @@ public final class EngineOptions {
         return 4 * memstoreSize;
     }
 
-    /** LSM_TRIE: number of trie levels (the root is level 0, the last level is garbage-collected). */
-    public int trieDepth() {
-        return trieDepth;
-    }
-
-    /** LSM_TRIE: pile size (in full HTables) at which a container above the last level is compacted. */
-    public int triePileTrigger() {
-        return triePileTrigger;
-    }
-
-    /** LSM_TRIE: tables in the root pile at which writers are slowed down. */
-    public int triePileSlowdown() {
-        return triePileSlowdown;
-    }
-
-    /** LSM_TRIE: tables in the root pile at which writers stop until compaction catches up. */
-    public int triePileStop() {
-        return triePileStop;
-    }
-
-    /** LSM_TRIE: 4 KiB buckets per HTable (the same for every table of a store). */
-    public int trieTableBuckets() {
-        return trieTableBuckets;
-    }
-
-    /** LSM_TRIE: bits per key of the per-bucket bloom filters. */
-    public int trieBloomBitsPerKey() {
-        return trieBloomBitsPerKey;
-    }
-
-    /** LSM_TRIE: bytes of BloomCluster pages kept in memory. */
-    public long trieFilterCacheSize() {
-        return trieFilterCacheSize;
-    }
-
-    /** LSM_TRIE: sampled garbage ratio above which a last-level container is garbage-collected. */
-    public double trieGcGarbageRatio() {
-        return trieGcGarbageRatio;
-    }
-
-    /**
-     * LSM_TRIE: the hash seed a new store records in its manifest; empty (the default) draws a random
-     * one. An existing store always keeps the seed it was created with.
-     */
-    public java.util.OptionalLong trieHashSeed() {
-        return trieHashSeed == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(trieHashSeed);
-    }
-
     @Override
     public String toString() {
+        CompactionStyle compaction = compaction();
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
                 + ", memstoreSize=" + memstoreSize + ", maxValueLength=" + maxValueLength
                 + ", blockSize=" + blockSize + ", bloomBitsPerKey=" + bloomBitsPerKey
@@ -369,22 +258,22 @@ public final class EngineOptions {
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
                 + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
                 + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads
-                + (compaction == CompactionStyle.FLSM ? ", flsm=" + flsmTopLevelBits + "/" + flsmBitDecrement + "/"
-                        + flsmMaxTablesPerGuard + "/" + flsmGuardMaxBytes + "/" + flsmSeekCompactionThreshold
-                        + (flsmParallelSeeks ? "/parallel-seeks" : "") : "")
+                + (compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
+                        + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.seekCompactionThreshold()
+                        + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")
                 + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
                 + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
                 + mslabChunkSize + ", memoryLayout=" + memoryLayout
                 + (offHeapLimit > 0 ? ", offHeapLimit=" + offHeapLimit : "")
-                + (compaction == CompactionStyle.LSM_TRIE ? ", trie{depth=" + trieDepth + ", piles=" + triePileTrigger
-                        + "/" + triePileSlowdown + "/" + triePileStop + ", buckets=" + trieTableBuckets + ", bloomBits="
-                        + trieBloomBitsPerKey + ", filterCache=" + trieFilterCacheSize + ", gcRatio="
-                        + trieGcGarbageRatio + "}" : "") + "}";
+                + (compactionOptions instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
+                        + t.pileTrigger() + "/" + t.pileSlowdown() + "/" + t.pileStop() + ", buckets="
+                        + t.tableBuckets() + ", bloomBits=" + t.bloomBitsPerKey() + ", filterCache="
+                        + t.filterCacheSize() + ", gcRatio=" + t.gcGarbageRatio() + "}" : "") + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
     public static final class Builder {
-        private CompactionStyle compaction = CompactionStyle.LEVELED;
+        private CompactionOptions compactionOptions = LeveledOptions.defaults();
         private InMemoryCompaction inMemoryCompaction = InMemoryCompaction.NONE;
         private long memstoreSize = 64L << 20;
         private int maxValueLength = 16 << 20;
@@ -404,12 +293,6 @@ public final class EngineOptions {
         private int backgroundThreads = 2;
         private boolean createIfMissing = true;
         private boolean errorIfExists = false;
-        private int flsmTopLevelBits = 27;
-        private int flsmBitDecrement = 2;
-        private int flsmMaxTablesPerGuard = 4;
-        private long flsmGuardMaxBytes = 64L << 20;
-        private int flsmSeekCompactionThreshold = 10;
-        private boolean flsmParallelSeeks = false;
         private double activeSegmentFraction = 0.02;
         private int pipelineSegments = 4;
         private double adaptiveThreshold = 0.2;
@@ -417,20 +300,24 @@ public final class EngineOptions {
         private boolean mslab = true;
         private MemoryLayout memoryLayout = MemoryLayout.ON_HEAP;
         private long offHeapLimit;
-        private int trieDepth = 5;
-        private int triePileTrigger = 8;
-        private int triePileSlowdown = 14;
-        private int triePileStop = 20;
-        private int trieTableBuckets = 2048;
-        private int trieBloomBitsPerKey = 16;
-        private long trieFilterCacheSize = 32L << 20;
-        private double trieGcGarbageRatio = 0.3;
-        private Long trieHashSeed;
 
         private Builder() {}
 
+        /**
+         * The disk compaction scheme with its default options (default LEVELED), replacing any scheme
+         * options set before; {@link #compaction(CompactionOptions)} selects a scheme with options.
+         */
         public Builder compaction(CompactionStyle style) {
-            compaction = Objects.requireNonNull(style, "compaction");
+            compactionOptions = CompactionOptions.defaults(Objects.requireNonNull(style, "compaction"));
+            return this;
+        }
+
+        /**
+         * The disk compaction scheme {@code options.style()} with these options, e.g.
+         * {@code compaction(FlsmOptions.builder().maxTablesPerGuard(6).build())}.
+         */
+        public Builder compaction(CompactionOptions options) {
+            compactionOptions = Objects.requireNonNull(options, "compaction");
             return this;
         }
 
@@ -551,69 +438,6 @@ public final class EngineOptions {
         }
 
         /**
-         * FLSM guard density (PebblesDB's top_level_bits and bit_decrement): a key is a guard at level i
-         * (1 &lt;= i &lt; numLevels) when the lowest {@code topLevelBits - i * bitDecrement} bits of its
-         * hash are all ones, so a level-i guard is one in 2^(topLevelBits - i * bitDecrement) distinct
-         * keys, and every guard of a level is a guard of each deeper level. Defaults 27 and 2 (the
-         * paper's); topLevelBits 1 to 62, bitDecrement 0 to 16, and the deepest level must still
-         * require at least one bit. docs/tuning.md gives values by store size.
-         */
-        public Builder flsmGuardBits(int topLevelBits, int bitDecrement) {
-            flsmTopLevelBits = (int) range("flsmTopLevelBits", topLevelBits, 1, 62);
-            flsmBitDecrement = (int) range("flsmBitDecrement", bitDecrement, 0, 16);
-            return this;
-        }
-
-        /**
-         * LSM_TRIE trie levels; 2 to 8 (3 hash bits each), default 5 (the paper's). The root takes
-         * flushes and the last level is garbage-collected, so there are at least two.
-         */
-        public Builder trieDepth(int levels) {
-            trieDepth = (int) range("trieDepth", levels, 2, 8);
-            return this;
-        }
-
-        /**
-         * FLSM max_sstables_per_guard: a guard whose tables overlap this many deep at some key is
-         * merged and pushed to the next level (at the last level: merged in place); 1 to 1000,
-         * default 4. Lower reads faster, higher writes less.
-         */
-        public Builder flsmMaxTablesPerGuard(int tables) {
-            flsmMaxTablesPerGuard = (int) range("flsmMaxTablesPerGuard", tables, 1, 1000);
-            return this;
-        }
-
-        /**
-         * FLSM byte cap of a level-1 guard, doubling at each deeper level (the last level has none):
-         * a guard over it is pushed down even with few tables; 64 KiB to 1 TiB, default 64 MiB.
-         */
-        public Builder flsmGuardMaxBytes(long bytes) {
-            flsmGuardMaxBytes = range("flsmGuardMaxBytes", bytes, 64L << 10, 1L << 40);
-            return this;
-        }
-
-        /**
-         * FLSM seek-based compaction: after this many consecutive cursor seeks with no write between
-         * them, the guard with the most tables under the last seek key is compacted; 0 (off) to
-         * 1,000,000, default 10 (the paper's).
-         */
-        public Builder flsmSeekCompactionThreshold(int seeks) {
-            flsmSeekCompactionThreshold = (int) range("flsmSeekCompactionThreshold", seeks, 0, 1_000_000);
-            return this;
-        }
-
-        /**
-         * FLSM parallel seeks (paper §4.2): a cursor seek positions the tables of a last-level guard
-         * on several threads, so the device reads of one seek overlap. Default false: on the
-         * reference two-vCPU machine it did not pay off (docs/benchmarks.md); try it where seeks
-         * wait on device reads and cores are free.
-         */
-        public Builder flsmParallelSeeks(boolean enabled) {
-            flsmParallelSeeks = enabled;
-            return this;
-        }
-
-        /**
          * A: the active segment's share of memstoreSize before an in-memory flush makes it immutable
          * (compacting policies only); 0.001 to 1, default 0.02. See docs/tuning.md.
          */
@@ -675,65 +499,14 @@ public final class EngineOptions {
             return this;
         }
 
-        /**
-         * LSM_TRIE pile limits: full HTables' worth of data in a container that start its compaction
-         * (default 8, the fan-out), and root-pile table counts that slow writers down (default 14) and
-         * stop them (default 20, the authors' code); 2 to 1000, compaction &lt;= slowdown &lt;= stop.
-         */
-        public Builder triePileLimits(int compaction, int slowdown, int stop) {
-            range("triePileTrigger", compaction, 2, 1000);
-            range("triePileSlowdown", slowdown, 2, 1000);
-            range("triePileStop", stop, 2, 1000);
-            if (compaction > slowdown || slowdown > stop) {
-                throw new IllegalArgumentException("trie pile limits must satisfy compaction (" + compaction
-                        + ") <= slowdown (" + slowdown + ") <= stop (" + stop + ")");
-            }
-            triePileTrigger = compaction;
-            triePileSlowdown = slowdown;
-            triePileStop = stop;
-            return this;
-        }
-
-        /** LSM_TRIE 4 KiB buckets per HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). */
-        public Builder trieTableBuckets(int buckets) {
-            trieTableBuckets = (int) range("trieTableBuckets", buckets, 4, 65000);
-            return this;
-        }
-
-        /** LSM_TRIE bloom bits per key of each bucket's filter; 1 to 64, default 16 (the paper's). */
-        public Builder trieBloomBitsPerKey(int bits) {
-            trieBloomBitsPerKey = (int) range("trieBloomBitsPerKey", bits, 1, 64);
-            return this;
-        }
-
-        /** LSM_TRIE memory for cached BloomCluster pages; 0 (none) to 1 TiB, default 32 MiB. */
-        public Builder trieFilterCacheSize(long bytes) {
-            trieFilterCacheSize = range("trieFilterCacheSize", bytes, 0, 1L << 40);
-            return this;
-        }
-
-        /** LSM_TRIE garbage ratio that triggers last-level garbage collection; 0.05 to 0.95, default 0.3. */
-        public Builder trieGcGarbageRatio(double ratio) {
-            if (!(ratio >= 0.05 && ratio <= 0.95)) {
-                throw new IllegalArgumentException("trieGcGarbageRatio must be between 0.05 and 0.95, got " + ratio);
-            }
-            trieGcGarbageRatio = ratio;
-            return this;
-        }
-
-        /** LSM_TRIE hash seed recorded by a new store (default: random); an existing store keeps its own. */
-        public Builder trieHashSeed(long seed) {
-            trieHashSeed = seed;
-            return this;
-        }
-
         /** @throws IllegalArgumentException if options that are valid one by one do not fit together */
         public EngineOptions build() {
-            if (compaction == CompactionStyle.FLSM && flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement < 1) {
+            if (compactionOptions instanceof FlsmOptions f
+                    && f.topLevelBits() - (numLevels - 1) * f.bitDecrement() < 1) {
                 throw new IllegalArgumentException("FLSM guard bits: level " + (numLevels - 1) + " would need "
-                        + (flsmTopLevelBits - (numLevels - 1) * flsmBitDecrement) + " hash bits; topLevelBits ("
-                        + flsmTopLevelBits + ") - (numLevels - 1) (" + (numLevels - 1) + ") * bitDecrement ("
-                        + flsmBitDecrement + ") must be at least 1");
+                        + (f.topLevelBits() - (numLevels - 1) * f.bitDecrement()) + " hash bits; topLevelBits ("
+                        + f.topLevelBits() + ") - (numLevels - 1) (" + (numLevels - 1) + ") * bitDecrement ("
+                        + f.bitDecrement() + ") must be at least 1");
             }
             if (memoryLayout == MemoryLayout.OFF_HEAP && !mslab) {
                 throw new IllegalArgumentException("memoryLayout OFF_HEAP keeps every cell in off-heap chunks;"

@@ -1,519 +1,221 @@
 package io.bellows.engine;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 
 /**
- * A point-in-time copy of an engine's counters. Amplification follows RocksDB's definitions so
- * figures compare across engines:
+ * A point-in-time copy of an engine's counters ({@link Engine#stats()}), grouped into immutable
+ * records: {@link Io I/O and write amplification}, {@link Reads reads}, {@link Background background
+ * work}, the {@link MemStore} and the {@link Levels levels} (with space amplification), plus the last
+ * sequence number. Amplification follows RocksDB's definitions so figures compare across engines:
  *
  * <ul>
  *   <li>write amplification = (flush bytes written + compaction bytes written) / flush bytes written;
  *   <li>space amplification = bytes of all live tables / bytes of the last non-empty level;
  *   <li>tables probed per get = tables whose filter or index a get consulted, per get.
  * </ul>
+ *
+ * @param io bytes written and read by cause, write amplification, table I/O mode
+ * @param reads point lookups and what they cost
+ * @param background flushes, compactions, their failures, and write stalls
+ * @param memstore the MemStore's memory, its segments by kind and its in-memory work
+ * @param levels tables and bytes per level, space amplification
+ * @param lastSequence the sequence number of the last acknowledged write
  */
-public final class EngineStats {
-    private final long userBytesWritten;
-    private final long walBytesWritten;
-    private final long flushBytesWritten;
-    private final long compactionBytesRead;
-    private final long compactionBytesWritten;
-    private final long gets;
-    private final long tablesProbed;
-    private final long blockReads;
-    private final long blockCacheHits;
-    private final long bloomNegatives;
-    private final long filterBlockReads;
-    private final long stallNanos;
-    private final long stalls;
-    private final long flushes;
-    private final long compactions;
-    private final long memstoreDataBytes;
-    private final long memstoreHeapBytes;
-    private final long[] levelBytes;
-    private final int[] levelTables;
-    private final long lastSequence;
-    private final String tableIoMode;
-    private final long backgroundErrors;
-    private final long inMemoryFlushes;
-    private final long inMemoryFlattens;
-    private final long inMemoryMerges;
-    private final long inMemoryCompactions;
-    private final long inMemoryAborted;
-    private final long inMemoryBytesEliminated;
-    private final long skiplistDataBytes;
-    private final long skiplistHeapBytes;
-    private final long skiplistEntries;
-    private final long flatDataBytes;
-    private final long flatHeapBytes;
-    private final long flatEntries;
-    private final long serializedDataBytes;
-    private final long serializedHeapBytes;
-    private final long serializedEntries;
-    private final long memstoreOffHeapBytes;
-    private final long chunksInUse;
-    private final long chunksFree;
-    private final long chunkPoolOffHeapBytes;
-    private final int pipelineSegments;
-    private final double adaptiveUniqueness;
-    private final double adaptiveThrottle;
-
-    private EngineStats(Builder b) {
-        userBytesWritten = b.userBytesWritten;
-        walBytesWritten = b.walBytesWritten;
-        flushBytesWritten = b.flushBytesWritten;
-        compactionBytesRead = b.compactionBytesRead;
-        compactionBytesWritten = b.compactionBytesWritten;
-        gets = b.gets;
-        tablesProbed = b.tablesProbed;
-        blockReads = b.blockReads;
-        blockCacheHits = b.blockCacheHits;
-        bloomNegatives = b.bloomNegatives;
-        filterBlockReads = b.filterBlockReads;
-        stallNanos = b.stallNanos;
-        stalls = b.stalls;
-        flushes = b.flushes;
-        compactions = b.compactions;
-        memstoreDataBytes = b.memstoreDataBytes;
-        memstoreHeapBytes = b.memstoreHeapBytes;
-        levelBytes = b.levelBytes.clone();
-        levelTables = b.levelTables.clone();
-        lastSequence = b.lastSequence;
-        tableIoMode = b.tableIoMode;
-        backgroundErrors = b.backgroundErrors;
-        inMemoryFlushes = b.inMemoryFlushes;
-        inMemoryFlattens = b.inMemoryFlattens;
-        inMemoryMerges = b.inMemoryMerges;
-        inMemoryCompactions = b.inMemoryCompactions;
-        inMemoryAborted = b.inMemoryAborted;
-        inMemoryBytesEliminated = b.inMemoryBytesEliminated;
-        skiplistDataBytes = b.skiplistDataBytes;
-        skiplistHeapBytes = b.skiplistHeapBytes;
-        skiplistEntries = b.skiplistEntries;
-        flatDataBytes = b.flatDataBytes;
-        flatHeapBytes = b.flatHeapBytes;
-        flatEntries = b.flatEntries;
-        pipelineSegments = b.pipelineSegments;
-        serializedDataBytes = b.serializedDataBytes;
-        serializedHeapBytes = b.serializedHeapBytes;
-        serializedEntries = b.serializedEntries;
-        memstoreOffHeapBytes = b.memstoreOffHeapBytes;
-        chunksInUse = b.chunksInUse;
-        chunksFree = b.chunksFree;
-        chunkPoolOffHeapBytes = b.chunkPoolOffHeapBytes;
-        adaptiveUniqueness = b.adaptiveUniqueness;
-        adaptiveThrottle = b.adaptiveThrottle;
-    }
-
-    /** For engine implementations: assembles a stats snapshot. */
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    /** Key and value bytes of acknowledged writes. */
-    public long userBytesWritten() {
-        return userBytesWritten;
-    }
-
-    public long walBytesWritten() {
-        return walBytesWritten;
-    }
-
-    public long flushBytesWritten() {
-        return flushBytesWritten;
-    }
-
-    public long compactionBytesRead() {
-        return compactionBytesRead;
-    }
-
-    public long compactionBytesWritten() {
-        return compactionBytesWritten;
-    }
-
-    /** RocksDB's write amplification: (flush + compaction writes) / flush writes; 0 before any flush. */
-    public double writeAmplification() {
-        return flushBytesWritten == 0 ? 0 : (double) (flushBytesWritten + compactionBytesWritten) / flushBytesWritten;
-    }
-
-    /** All bytes written to the device (WAL, flush, compaction) per user byte; 0 before any write. */
-    public double totalWriteAmplification() {
-        return userBytesWritten == 0 ? 0
-                : (double) (walBytesWritten + flushBytesWritten + compactionBytesWritten) / userBytesWritten;
-    }
-
-    public long gets() {
-        return gets;
-    }
-
-    public long tablesProbed() {
-        return tablesProbed;
-    }
-
-    public double tablesProbedPerGet() {
-        return gets == 0 ? 0 : (double) tablesProbed / gets;
-    }
-
-    /** Table blocks read from the file (block cache misses). */
-    public long blockReads() {
-        return blockReads;
-    }
-
-    public long blockCacheHits() {
-        return blockCacheHits;
-    }
-
-    /** Table probes a bloom filter answered "absent" without reading a data block. */
-    public long bloomNegatives() {
-        return bloomNegatives;
+public record EngineStats(Io io, Reads reads, Background background, MemStore memstore, Levels levels,
+        long lastSequence) {
+    public EngineStats {
+        Objects.requireNonNull(io, "io");
+        Objects.requireNonNull(reads, "reads");
+        Objects.requireNonNull(background, "background");
+        Objects.requireNonNull(memstore, "memstore");
+        Objects.requireNonNull(levels, "levels");
     }
 
     /**
-     * Filter blocks read from files, counted apart from {@link #blockReads()}: LSM_TRIE's BloomCluster
-     * pages missing from its filter cache (SSTable filters are loaded once per table, not per get).
+     * Bytes the engine wrote and read, by cause.
+     *
+     * @param userBytesWritten key and value bytes of acknowledged writes
+     * @param walBytesWritten bytes appended to the WAL
+     * @param flushBytesWritten table bytes written by flushes
+     * @param compactionBytesRead table bytes read by compactions
+     * @param compactionBytesWritten table bytes written by compactions
+     * @param tableIoMode "direct" when table files use direct I/O, "buffered" otherwise
      */
-    public long filterBlockReads() {
-        return filterBlockReads;
-    }
-
-    public long stallNanos() {
-        return stallNanos;
-    }
-
-    /** Writes that were delayed or stopped by backpressure. */
-    public long stalls() {
-        return stalls;
-    }
-
-    public long flushes() {
-        return flushes;
-    }
-
-    public long compactions() {
-        return compactions;
-    }
-
-    /** Key and value bytes held by the MemStore. */
-    public long memstoreDataBytes() {
-        return memstoreDataBytes;
-    }
-
-    /** Estimated Java heap the MemStore holds: data plus index and object overhead. */
-    public long memstoreHeapBytes() {
-        return memstoreHeapBytes;
-    }
-
-    public int levels() {
-        return levelBytes.length;
-    }
-
-    public long levelBytes(int level) {
-        return levelBytes[level];
-    }
-
-    public int levelTables(int level) {
-        return levelTables[level];
-    }
-
-    public long liveTableBytes() {
-        long sum = 0;
-        for (long b : levelBytes) {
-            sum += b;
+    public record Io(long userBytesWritten, long walBytesWritten, long flushBytesWritten, long compactionBytesRead,
+            long compactionBytesWritten, String tableIoMode) {
+        public Io {
+            Objects.requireNonNull(tableIoMode, "tableIoMode");
         }
-        return sum;
+
+        /** RocksDB's write amplification: (flush + compaction writes) / flush writes; 0 before any flush. */
+        public double writeAmplification() {
+            return flushBytesWritten == 0 ? 0
+                    : (double) (flushBytesWritten + compactionBytesWritten) / flushBytesWritten;
+        }
+
+        /** All bytes written to the device (WAL, flush, compaction) per user byte; 0 before any write. */
+        public double totalWriteAmplification() {
+            return userBytesWritten == 0 ? 0
+                    : (double) (walBytesWritten + flushBytesWritten + compactionBytesWritten) / userBytesWritten;
+        }
     }
 
-    /** Live table bytes / bytes of the last non-empty level; 0 when there are no tables. */
-    public double spaceAmplification() {
-        for (int i = levelBytes.length - 1; i >= 0; i--) {
-            if (levelBytes[i] > 0) {
-                return (double) liveTableBytes() / levelBytes[i];
+    /**
+     * Point lookups and what they cost.
+     *
+     * @param gets point lookups
+     * @param tablesProbed tables whose filter or index a get consulted
+     * @param blockReads table blocks read from the file (block cache misses)
+     * @param blockCacheHits table blocks served by the block cache
+     * @param filterBlockReads filter blocks read from files, counted apart from {@code blockReads}:
+     *     LSM_TRIE's BloomCluster pages missing from its filter cache (SSTable filters are loaded once
+     *     per table, not per get)
+     * @param bloomNegatives table probes a bloom filter answered "absent" without reading a data block
+     */
+    public record Reads(long gets, long tablesProbed, long blockReads, long blockCacheHits, long filterBlockReads,
+            long bloomNegatives) {
+        /** Tables probed per get; 0 before any get. */
+        public double tablesProbedPerGet() {
+            return gets == 0 ? 0 : (double) tablesProbed / gets;
+        }
+    }
+
+    /**
+     * Background work and the backpressure it applies.
+     *
+     * @param flushes MemStore flushes to tables
+     * @param compactions table compactions
+     * @param errors flushes or compactions that failed (they are retried; no acknowledged data is lost)
+     * @param stalls writes that were delayed or stopped by backpressure
+     * @param stallNanos time writers spent stalled
+     */
+    public record Background(long flushes, long compactions, long errors, long stalls, long stallNanos) {}
+
+    /**
+     * The MemStore now, and the in-memory work it has done since open.
+     *
+     * @param dataBytes key and value bytes held by the MemStore
+     * @param heapBytes estimated Java heap the MemStore holds: data plus index and object overhead
+     * @param offHeapBytes off-heap bytes the MemStore's segments hold: cell data, record headers,
+     *     serialized indices
+     * @param skiplist skiplist segments (the active segment, pushed segments not yet flattened); heap
+     *     counts data, skiplist nodes and cell objects
+     * @param flat flat (array-indexed) segments; heap counts data, index arrays and cell objects
+     * @param serialized serialized segments (OFF_HEAP layout: index and data in off-heap chunks); heap
+     *     counts only their chunk tables, no object per cell
+     * @param pipelineSegments immutable segments in the MemStore pipeline now
+     * @param inMemoryFlushes active segments made immutable and pushed into the pipeline (compacting
+     *     policies)
+     * @param inMemoryFlattens skiplist indices replaced by flat ones
+     * @param inMemoryMerges pipeline indices merged into one flat segment, every version kept
+     * @param inMemoryCompactions pipelines compacted into one segment, versions no reader can see dropped
+     * @param inMemoryAborted in-memory flattens, merges and compactions given up because a disk flush
+     *     took the pipeline
+     * @param inMemoryBytesEliminated key and value bytes of versions dropped in memory: they never
+     *     reached disk
+     * @param adaptiveUniqueness ADAPTIVE's estimate u of the fraction of unique keys (1 when unknown)
+     * @param adaptiveThrottle ADAPTIVE's throttle t, the probability of compacting once redundancy is
+     *     high enough (0 otherwise)
+     * @param chunksInUse MSLAB chunks (on- or off-heap, by layout) held by segments now
+     * @param chunksFree MSLAB chunks kept in the pool for reuse
+     * @param chunkPoolOffHeapBytes off-heap bytes the chunk pool has allocated (chunks in use and free);
+     *     0 for the ON_HEAP layout
+     */
+    public record MemStore(long dataBytes, long heapBytes, long offHeapBytes, Segments skiplist, Segments flat,
+            Segments serialized, int pipelineSegments, long inMemoryFlushes, long inMemoryFlattens,
+            long inMemoryMerges, long inMemoryCompactions, long inMemoryAborted, long inMemoryBytesEliminated,
+            double adaptiveUniqueness, double adaptiveThrottle, long chunksInUse, long chunksFree,
+            long chunkPoolOffHeapBytes) {
+        public MemStore {
+            Objects.requireNonNull(skiplist, "skiplist");
+            Objects.requireNonNull(flat, "flat");
+            Objects.requireNonNull(serialized, "serialized");
+        }
+
+        /** Entries in segments of every kind. */
+        public long entries() {
+            return skiplist.entries + flat.entries + serialized.entries;
+        }
+    }
+
+    /**
+     * The MemStore's segments of one kind.
+     *
+     * @param dataBytes key and value bytes they hold
+     * @param heapBytes their estimated Java heap
+     * @param entries cells they hold
+     */
+    public record Segments(long dataBytes, long heapBytes, long entries) {}
+
+    /**
+     * Live tables per level, level 0 first.
+     *
+     * @param perLevel one entry per level of the engine, {@code perLevel.get(i).level() == i}; copied
+     */
+    public record Levels(List<Level> perLevel) {
+        public Levels {
+            perLevel = List.copyOf(perLevel);
+            for (int i = 0; i < perLevel.size(); i++) {
+                if (perLevel.get(i).level() != i) {
+                    throw new IllegalArgumentException("level " + perLevel.get(i).level() + " at index " + i);
+                }
             }
         }
-        return 0;
+
+        /** Number of levels, empty or not. */
+        public int count() {
+            return perLevel.size();
+        }
+
+        public Level get(int level) {
+            return perLevel.get(level);
+        }
+
+        /** Bytes of all live tables. */
+        public long liveTableBytes() {
+            long sum = 0;
+            for (Level l : perLevel) {
+                sum += l.bytes;
+            }
+            return sum;
+        }
+
+        /** Live table bytes / bytes of the last non-empty level; 0 when there are no tables. */
+        public double spaceAmplification() {
+            for (int i = perLevel.size() - 1; i >= 0; i--) {
+                if (perLevel.get(i).bytes > 0) {
+                    return (double) liveTableBytes() / perLevel.get(i).bytes;
+                }
+            }
+            return 0;
+        }
     }
 
-    public long lastSequence() {
-        return lastSequence;
-    }
+    /**
+     * One level's live tables.
+     *
+     * @param level the level, 0 for the newest
+     * @param tables table files in the level
+     * @param bytes their total size
+     */
+    public record Level(int level, int tables, long bytes) {}
 
-    /** "direct" when table files use direct I/O, "buffered" otherwise. */
-    public String tableIoMode() {
-        return tableIoMode;
-    }
-
-    /** Flushes or compactions that failed (they are retried; no acknowledged data is lost). */
-    public long backgroundErrors() {
-        return backgroundErrors;
-    }
-
-    /** Active segments made immutable and pushed into the pipeline (compacting policies). */
-    public long inMemoryFlushes() {
-        return inMemoryFlushes;
-    }
-
-    /** Skiplist indices replaced by flat ones. */
-    public long inMemoryFlattens() {
-        return inMemoryFlattens;
-    }
-
-    /** Pipeline indices merged into one flat segment, every version kept. */
-    public long inMemoryMerges() {
-        return inMemoryMerges;
-    }
-
-    /** Pipelines compacted into one segment, versions no reader can see dropped. */
-    public long inMemoryCompactions() {
-        return inMemoryCompactions;
-    }
-
-    /** In-memory flattens, merges and compactions given up because a disk flush took the pipeline. */
-    public long inMemoryAborted() {
-        return inMemoryAborted;
-    }
-
-    /** Key and value bytes of versions dropped in memory: they never reached disk. */
-    public long inMemoryBytesEliminated() {
-        return inMemoryBytesEliminated;
-    }
-
-    /** Key and value bytes in skiplist segments (the active segment, pushed segments not yet flattened). */
-    public long skiplistDataBytes() {
-        return skiplistDataBytes;
-    }
-
-    /** Estimated heap of skiplist segments: data, skiplist nodes, cell objects. */
-    public long skiplistHeapBytes() {
-        return skiplistHeapBytes;
-    }
-
-    public long skiplistEntries() {
-        return skiplistEntries;
-    }
-
-    /** Key and value bytes in flat (array-indexed) segments. */
-    public long flatDataBytes() {
-        return flatDataBytes;
-    }
-
-    /** Estimated heap of flat segments: data, index arrays, cell objects. */
-    public long flatHeapBytes() {
-        return flatHeapBytes;
-    }
-
-    public long flatEntries() {
-        return flatEntries;
-    }
-
-    /** Key and value bytes in serialized segments (OFF_HEAP layout: index and data in off-heap chunks). */
-    public long serializedDataBytes() {
-        return serializedDataBytes;
-    }
-
-    /** Estimated heap of serialized segments: only their chunk tables, no object per cell. */
-    public long serializedHeapBytes() {
-        return serializedHeapBytes;
-    }
-
-    public long serializedEntries() {
-        return serializedEntries;
-    }
-
-    /** Off-heap bytes the MemStore's segments hold: cell data, record headers, serialized indices. */
-    public long memstoreOffHeapBytes() {
-        return memstoreOffHeapBytes;
-    }
-
-    /** MSLAB chunks (on- or off-heap, by layout) held by segments now. */
-    public long chunksInUse() {
-        return chunksInUse;
-    }
-
-    /** MSLAB chunks kept in the pool for reuse. */
-    public long chunksFree() {
-        return chunksFree;
-    }
-
-    /** Off-heap bytes the chunk pool has allocated (chunks in use and free); 0 for the ON_HEAP layout. */
-    public long chunkPoolOffHeapBytes() {
-        return chunkPoolOffHeapBytes;
-    }
-
-    /** Immutable segments in the MemStore pipeline now. */
-    public int pipelineSegments() {
-        return pipelineSegments;
-    }
-
-    /** ADAPTIVE's estimate u of the fraction of unique keys (1 when unknown). */
-    public double adaptiveUniqueness() {
-        return adaptiveUniqueness;
-    }
-
-    /** ADAPTIVE's throttle t, the probability of compacting once redundancy is high enough (0 otherwise). */
-    public double adaptiveThrottle() {
-        return adaptiveThrottle;
-    }
-
+    /** The headline figures on one line: bytes by cause, amplification, stalls, background work, tables per level. */
     @Override
     public String toString() {
-        return "EngineStats{userBytes=" + userBytesWritten + ", walBytes=" + walBytesWritten + ", flushBytes="
-                + flushBytesWritten + ", compactionRead=" + compactionBytesRead + ", compactionWritten="
-                + compactionBytesWritten + ", writeAmp=" + String.format("%.2f", writeAmplification())
-                + ", spaceAmp=" + String.format("%.2f", spaceAmplification()) + ", tablesProbedPerGet="
-                + String.format("%.2f", tablesProbedPerGet()) + ", stallMs=" + stallNanos / 1_000_000
-                + ", flushes=" + flushes + ", compactions=" + compactions + ", levelTables="
-                + Arrays.toString(levelTables) + ", tableIo=" + tableIoMode + "}";
-    }
-
-    /** Mutable builder; see {@link EngineStats#builder()}. */
-    public static final class Builder {
-        private long userBytesWritten;
-        private long walBytesWritten;
-        private long flushBytesWritten;
-        private long compactionBytesRead;
-        private long compactionBytesWritten;
-        private long gets;
-        private long tablesProbed;
-        private long blockReads;
-        private long blockCacheHits;
-        private long bloomNegatives;
-        private long filterBlockReads;
-        private long stallNanos;
-        private long stalls;
-        private long flushes;
-        private long compactions;
-        private long memstoreDataBytes;
-        private long memstoreHeapBytes;
-        private long[] levelBytes = new long[0];
-        private int[] levelTables = new int[0];
-        private long lastSequence;
-        private String tableIoMode = "buffered";
-        private long backgroundErrors;
-        private long inMemoryFlushes;
-        private long inMemoryFlattens;
-        private long inMemoryMerges;
-        private long inMemoryCompactions;
-        private long inMemoryAborted;
-        private long inMemoryBytesEliminated;
-        private long skiplistDataBytes;
-        private long skiplistHeapBytes;
-        private long skiplistEntries;
-        private long flatDataBytes;
-        private long flatHeapBytes;
-        private long flatEntries;
-        private long serializedDataBytes;
-        private long serializedHeapBytes;
-        private long serializedEntries;
-        private long memstoreOffHeapBytes;
-        private long chunksInUse;
-        private long chunksFree;
-        private long chunkPoolOffHeapBytes;
-        private int pipelineSegments;
-        private double adaptiveUniqueness;
-        private double adaptiveThrottle;
-
-        private Builder() {}
-
-        public Builder bytes(long user, long wal, long flush, long compactionRead, long compactionWritten) {
-            userBytesWritten = user;
-            walBytesWritten = wal;
-            flushBytesWritten = flush;
-            compactionBytesRead = compactionRead;
-            compactionBytesWritten = compactionWritten;
-            return this;
+        List<Integer> tables = new ArrayList<>(levels.count());
+        for (Level l : levels.perLevel()) {
+            tables.add(l.tables());
         }
-
-        public Builder reads(long gets, long tablesProbed, long blockReads, long blockCacheHits, long bloomNegatives) {
-            this.gets = gets;
-            this.tablesProbed = tablesProbed;
-            this.blockReads = blockReads;
-            this.blockCacheHits = blockCacheHits;
-            this.bloomNegatives = bloomNegatives;
-            return this;
-        }
-
-        public Builder filterBlockReads(long reads) {
-            filterBlockReads = reads;
-            return this;
-        }
-
-        public Builder stalls(long stalls, long stallNanos) {
-            this.stalls = stalls;
-            this.stallNanos = stallNanos;
-            return this;
-        }
-
-        public Builder background(long flushes, long compactions, long errors) {
-            this.flushes = flushes;
-            this.compactions = compactions;
-            this.backgroundErrors = errors;
-            return this;
-        }
-
-        public Builder memstore(long dataBytes, long heapBytes) {
-            memstoreDataBytes = dataBytes;
-            memstoreHeapBytes = heapBytes;
-            return this;
-        }
-
-        public Builder inMemory(long flushes, long flattens, long merges, long compactions, long aborted,
-                long bytesEliminated) {
-            inMemoryFlushes = flushes;
-            inMemoryFlattens = flattens;
-            inMemoryMerges = merges;
-            inMemoryCompactions = compactions;
-            inMemoryAborted = aborted;
-            inMemoryBytesEliminated = bytesEliminated;
-            return this;
-        }
-
-        public Builder memstoreSegments(long skiplistData, long skiplistHeap, long skiplistEntries, long flatData,
-                long flatHeap, long flatEntries, int pipelineSegments, double uniqueness, double throttle) {
-            this.skiplistDataBytes = skiplistData;
-            this.skiplistHeapBytes = skiplistHeap;
-            this.skiplistEntries = skiplistEntries;
-            this.flatDataBytes = flatData;
-            this.flatHeapBytes = flatHeap;
-            this.flatEntries = flatEntries;
-            this.pipelineSegments = pipelineSegments;
-            this.adaptiveUniqueness = uniqueness;
-            this.adaptiveThrottle = throttle;
-            return this;
-        }
-
-        public Builder serializedSegments(long data, long heap, long entries) {
-            this.serializedDataBytes = data;
-            this.serializedHeapBytes = heap;
-            this.serializedEntries = entries;
-            return this;
-        }
-
-        public Builder offHeap(long memstoreOffHeapBytes, long chunksInUse, long chunksFree, long poolOffHeapBytes) {
-            this.memstoreOffHeapBytes = memstoreOffHeapBytes;
-            this.chunksInUse = chunksInUse;
-            this.chunksFree = chunksFree;
-            this.chunkPoolOffHeapBytes = poolOffHeapBytes;
-            return this;
-        }
-
-        public Builder levels(long[] bytes, int[] tables) {
-            levelBytes = bytes.clone();
-            levelTables = tables.clone();
-            return this;
-        }
-
-        public Builder lastSequence(long seq) {
-            lastSequence = seq;
-            return this;
-        }
-
-        public Builder tableIoMode(String mode) {
-            tableIoMode = mode;
-            return this;
-        }
-
-        public EngineStats build() {
-            return new EngineStats(this);
-        }
+        return "EngineStats{userBytes=" + io.userBytesWritten() + ", walBytes=" + io.walBytesWritten()
+                + ", flushBytes=" + io.flushBytesWritten() + ", compactionRead=" + io.compactionBytesRead()
+                + ", compactionWritten=" + io.compactionBytesWritten() + ", writeAmp="
+                + String.format("%.2f", io.writeAmplification()) + ", spaceAmp="
+                + String.format("%.2f", levels.spaceAmplification()) + ", tablesProbedPerGet="
+                + String.format("%.2f", reads.tablesProbedPerGet()) + ", stallMs=" + background.stallNanos() / 1_000_000
+                + ", flushes=" + background.flushes() + ", compactions=" + background.compactions() + ", levelTables="
+                + tables + ", tableIo=" + io.tableIoMode() + "}";
     }
 }

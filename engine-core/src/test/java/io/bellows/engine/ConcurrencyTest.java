@@ -127,7 +127,7 @@ class ConcurrencyTest {
                 byte[] v = db.get(key(pair, 'a'));
                 assertEquals(c, v == null ? 0 : counter(v), "seed=" + seed + " final value of pair " + pair);
             }
-            assertTrue(db.stats().flushes() > 0, "the run must have flushed");
+            assertTrue(db.stats().background().flushes() > 0, "the run must have flushed");
         }
     }
 

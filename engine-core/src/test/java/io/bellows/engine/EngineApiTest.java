@@ -199,15 +199,15 @@ class EngineApiTest {
                 db.get(String.format("key%08d", i * 7).getBytes());
             }
             EngineStats st = db.stats();
-            assertEquals(5000L * (11 + 100), st.userBytesWritten());
-            assertTrue(st.walBytesWritten() > st.userBytesWritten());
-            assertTrue(st.flushBytesWritten() > 0);
-            assertTrue(st.flushes() >= 5, st.toString());
-            assertTrue(st.writeAmplification() >= 1.0);
-            assertEquals(100, st.gets());
-            assertTrue(st.tablesProbedPerGet() >= 1.0, st.toString());
-            assertTrue(st.liveTableBytes() > 0);
-            assertFalse(st.tableIoMode().isEmpty());
+            assertEquals(5000L * (11 + 100), st.io().userBytesWritten());
+            assertTrue(st.io().walBytesWritten() > st.io().userBytesWritten());
+            assertTrue(st.io().flushBytesWritten() > 0);
+            assertTrue(st.background().flushes() >= 5, st.toString());
+            assertTrue(st.io().writeAmplification() >= 1.0);
+            assertEquals(100, st.reads().gets());
+            assertTrue(st.reads().tablesProbedPerGet() >= 1.0, st.toString());
+            assertTrue(st.levels().liveTableBytes() > 0);
+            assertFalse(st.io().tableIoMode().isEmpty());
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             db.metrics("test").bindTo(registry);
             assertEquals(100, registry.get("bellows.gets").functionCounter().count());
@@ -245,8 +245,8 @@ class EngineApiTest {
                 db.put(String.format("key%08d", (i * 7919) % 20_000).getBytes(), value);
             }
             EngineStats st = db.stats();
-            assertTrue(st.stalls() > 0, "writers must have been slowed or stopped: " + st);
-            assertTrue(st.stallNanos() > 0, st.toString());
+            assertTrue(st.background().stalls() > 0, "writers must have been slowed or stopped: " + st);
+            assertTrue(st.background().stallNanos() > 0, st.toString());
             assertArrayEquals(value, db.get(String.format("key%08d", 12345).getBytes()));
         }
     }
@@ -265,11 +265,11 @@ class EngineApiTest {
             }
             db.compactRange(null, null);
             EngineStats st = db.stats();
-            assertEquals(0, st.levelTables(0), st.toString());
+            assertEquals(0, st.levels().get(0).tables(), st.toString());
             assertNull(db.get(b("key000000")));
             assertArrayEquals(new byte[50], db.get(b("key000001")));
             // 1000 live keys of ~59 bytes: with garbage dropped the tables hold little more than that.
-            assertTrue(st.liveTableBytes() < 1000 * 59 * 2, st.toString());
+            assertTrue(st.levels().liveTableBytes() < 1000 * 59 * 2, st.toString());
         }
     }
 }

@@ -56,17 +56,30 @@ public final class EngineConfigs {
                 .numLevels(5)
                 .l0Triggers(2, 8, 12)
                 .blockCacheSize(256 << 10)
-                // LSM_TRIE only: 64 KiB HTables, a three-level trie, piles compacted at four tables' worth.
-                .trieTableBuckets(16)
-                .trieDepth(3)
-                .triePileLimits(4, 8, 12)
                 .walSyncInterval(java.time.Duration.ofMillis(20));
         if (style == CompactionStyle.FLSM) {
-            // Three guarded levels with guards at each for a thousand keys (L1 one in 128 keys, L2 one
-            // in 32, L3 one in 8) that fill after two tables, so a few thousand writes push data
-            // through every level and merge last-level guards in place.
-            b.numLevels(4).flsmGuardBits(9, 2).flsmMaxTablesPerGuard(2).flsmGuardMaxBytes(64 << 10);
+            b.numLevels(4).compaction(smallFlsm().build());
+        } else if (style == CompactionStyle.LSM_TRIE) {
+            b.compaction(smallTrie().build());
         }
         return b;
+    }
+
+    /**
+     * The FLSM options of {@link #small}: three guarded levels (with its {@code numLevels(4)}) with
+     * guards at each for a thousand keys (L1 one in 128 keys, L2 one in 32, L3 one in 8) that fill
+     * after two tables, so a few thousand writes push data through every level and merge last-level
+     * guards in place.
+     */
+    public static FlsmOptions.Builder smallFlsm() {
+        return FlsmOptions.builder().guardBits(9, 2).maxTablesPerGuard(2).guardMaxBytes(64 << 10);
+    }
+
+    /**
+     * The LSM_TRIE options of {@link #small}: 64 KiB HTables, a three-level trie, piles compacted at
+     * four tables' worth.
+     */
+    public static TrieOptions.Builder smallTrie() {
+        return TrieOptions.builder().tableBuckets(16).depth(3).pileLimits(4, 8, 12);
     }
 }

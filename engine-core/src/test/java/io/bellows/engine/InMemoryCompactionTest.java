@@ -84,8 +84,8 @@ class InMemoryCompactionTest {
                     }
                 }
                 EngineStats st = db.stats();
-                assertTrue(st.inMemoryCompactions() > 0);
-                assertTrue(st.inMemoryBytesEliminated() > 0);
+                assertTrue(st.memstore().inMemoryCompactions() > 0);
+                assertTrue(st.memstore().inMemoryBytesEliminated() > 0);
                 for (int i = 0; i < 50; i++) {
                     assertArrayEquals(value(i), db.get(key(i), ReadOptions.at(s)), "snapshot read of " + i);
                     assertArrayEquals(value(200_000 + i), db.get(key(i)));
@@ -110,12 +110,13 @@ class InMemoryCompactionTest {
                 db.put(key(i % 2000), value(i));
             }
             EngineStats st = db.stats();
-            assertTrue(st.inMemoryFlushes() > 0);
-            assertTrue(st.inMemoryFlattens() + st.inMemoryMerges() > 0);
-            assertTrue(st.skiplistEntries() + st.flatEntries() > 0);
+            assertTrue(st.memstore().inMemoryFlushes() > 0);
+            assertTrue(st.memstore().inMemoryFlattens() + st.memstore().inMemoryMerges() > 0);
+            assertTrue(st.memstore().skiplist().entries() + st.memstore().flat().entries() > 0);
             // BASIC moves no data, so the split by kind adds up even while a flatten runs.
-            assertEquals(st.memstoreDataBytes(), st.skiplistDataBytes() + st.flatDataBytes());
-            assertTrue(st.flatHeapBytes() >= st.flatDataBytes());
+            EngineStats.MemStore ms = st.memstore();
+            assertEquals(ms.dataBytes(), ms.skiplist().dataBytes() + ms.flat().dataBytes());
+            assertTrue(st.memstore().flat().heapBytes() >= st.memstore().flat().dataBytes());
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             db.metrics("m").bindTo(registry);
             assertTrue(registry.get("bellows.memstore.inmemory.flushes").functionCounter().count() > 0);

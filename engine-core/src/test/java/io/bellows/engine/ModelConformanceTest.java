@@ -113,8 +113,8 @@ class ModelConformanceTest {
                         s.close();
                     }
                     snaps.clear();
-                    flushes += db.stats().flushes();
-                    compactions += db.stats().compactions();
+                    flushes += db.stats().background().flushes();
+                    compactions += db.stats().background().compactions();
                     db.close();
                     db = Engine.open(dir, options);
                     assertModel(db, model, where + " after reopen");
@@ -139,8 +139,8 @@ class ModelConformanceTest {
                 e.getKey().close();
             }
             EngineStats st = db.stats();
-            flushes += st.flushes();
-            compactions += st.compactions();
+            flushes += st.background().flushes();
+            compactions += st.background().compactions();
             assertTrue(flushes > 10 && compactions > 0,
                     "the run must have flushed and compacted: " + flushes + " flushes, " + compactions + " compactions");
         } finally {

@@ -1,6 +1,9 @@
 package io.bellows.engine;
 
-/** Seeds for randomized tests: {@code -Dbellows.seed=N} replays a run; otherwise a fresh seed is printed. */
+/**
+ * Seeds for randomized tests, the only seed property of the build: {@code -Dbellows.seed=N} replays a
+ * run (every randomized test then uses N); otherwise a fresh seed is printed at the start of each test.
+ */
 public final class TestSeeds {
     private TestSeeds() {}
 

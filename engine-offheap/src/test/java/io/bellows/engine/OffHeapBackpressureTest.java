@@ -33,15 +33,16 @@ class OffHeapBackpressureTest {
         try (Engine db = Engine.open(dir, options())) {
             List<Cursor> pins = pin(db, 3);
             int n = 3 * 240;
-            long stallsBefore = db.stats().stalls();
-            long flushesBefore = db.stats().flushes();
+            long stallsBefore = db.stats().background().stalls();
+            long flushesBefore = db.stats().background().flushes();
             // About as much as the whole pool, while three quarters of it stay pinned.
             for (int i = n; i < n + 960; i++) {
                 db.put(key(i), value(i));
             }
             n += 960;
-            long flushes = db.stats().flushes() - flushesBefore;
-            assertTrue(db.stats().stalls() > stallsBefore, "waiting for a flush to return memory is a stall");
+            long flushes = db.stats().background().flushes() - flushesBefore;
+            assertTrue(db.stats().background().stalls() > stallsBefore,
+                    "waiting for a flush to return memory is a stall");
             assertTrue(flushes <= 960L * VALUE / (MEMSTORE / 8) + 2, flushes + " flushes: tables should hold at"
                     + " least an eighth of a MemStore, not a group each: " + db.stats());
             close(pins);
@@ -55,8 +56,8 @@ class OffHeapBackpressureTest {
             List<Cursor> pins = pin(db, 3);
             int n = 3 * 240;
             // Fill what is left, then pin that too: no flush can free anything now.
-            while (db.stats().chunkPoolOffHeapBytes() + 2 * (64 << 10) < (1 << 20)
-                    || db.stats().memstoreOffHeapBytes() < MEMSTORE / 8) {
+            while (db.stats().memstore().chunkPoolOffHeapBytes() + 2 * (64 << 10) < (1 << 20)
+                    || db.stats().memstore().offHeapBytes() < MEMSTORE / 8) {
                 db.put(key(n), value(n));
                 n++;
             }

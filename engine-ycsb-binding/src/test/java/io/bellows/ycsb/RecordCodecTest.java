@@ -54,8 +54,9 @@ class RecordCodecTest {
 
     @Test
     void randomRecordsRoundTripInOrder() {
+        // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
         long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("RecordCodecTest seed=" + seed);
+        System.out.println("RecordCodecTest.randomRecordsRoundTripInOrder seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
         Random rnd = new Random(seed);
         for (int round = 0; round < 300; round++) {
             LinkedHashMap<String, byte[]> fields = randomFields(rnd);

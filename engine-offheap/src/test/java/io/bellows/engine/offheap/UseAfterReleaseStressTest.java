@@ -124,12 +124,13 @@ class UseAfterReleaseStressTest {
                 throw e;
             }
             EngineStats s = db.stats();
-            System.out.println(ctx + ": " + s.inMemoryFlushes() + " in-memory flushes, " + s.inMemoryFlattens()
-                    + " flattens, " + s.inMemoryMerges() + " merges, " + s.inMemoryCompactions() + " compactions, "
-                    + s.flushes() + " disk flushes");
-            assertTrue(s.inMemoryFlushes() > 50, ctx + ": in-memory flushes " + s.inMemoryFlushes());
-            assertTrue(s.inMemoryMerges() + s.inMemoryCompactions() > 10, ctx + ": merges and compactions");
-            assertTrue(s.flushes() > 3, ctx + ": disk flushes " + s.flushes());
+            EngineStats.MemStore m = s.memstore();
+            System.out.println(ctx + ": " + m.inMemoryFlushes() + " in-memory flushes, " + m.inMemoryFlattens()
+                    + " flattens, " + m.inMemoryMerges() + " merges, " + m.inMemoryCompactions() + " compactions, "
+                    + s.background().flushes() + " disk flushes");
+            assertTrue(m.inMemoryFlushes() > 50, ctx + ": in-memory flushes " + m.inMemoryFlushes());
+            assertTrue(m.inMemoryMerges() + m.inMemoryCompactions() > 10, ctx + ": merges and compactions");
+            assertTrue(s.background().flushes() > 3, ctx + ": disk flushes " + s.background().flushes());
             for (int k = 0; k < KEYS; k++) {
                 byte[] v = db.get(key(k));
                 assertArrayEquals(key(k), keyOf(v), ctx);
@@ -137,7 +138,8 @@ class UseAfterReleaseStressTest {
             }
             // Every cursor is closed: once the MemStore is flushed no chunk is in use.
             db.flush();
-            assertEquals(0, db.stats().chunksInUse(), ctx + ": chunks in use with no cursor open and nothing in memory");
+            assertEquals(0, db.stats().memstore().chunksInUse(),
+                    ctx + ": chunks in use with no cursor open and nothing in memory");
         }
     }
 

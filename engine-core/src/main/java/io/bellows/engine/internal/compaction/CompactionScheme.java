@@ -5,6 +5,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.SchemeState;
 import io.bellows.engine.internal.version.Version;
@@ -28,8 +29,8 @@ import java.util.Set;
  * each other, and a scheme synchronizes whatever mutable state they share:
  * <ul>
  *   <li>readers, without locks: {@link #candidates}, {@link #cursorSources}, {@link #get}, {@link #onSeek};
- *   <li>the flush thread, one flush at a time (recovery's flushes too): {@link #flushOutputs},
- *       {@link #observeFlushedKey}, {@link #placeFlush};
+ *   <li>the flush thread, one flush at a time (recovery's flushes too): {@link #flushOutputs} and
+ *       the sink it returns, {@link #placeFlush};
  *   <li>compaction threads, several at once: {@link #compactionOutputs}, {@link #runCompaction},
  *       {@link #onCompacted} (after the compaction was picked, before its edit is logged);
  *   <li>{@code compactRange}'s thread: {@link #pickManual}, only while no other compaction runs;
@@ -71,12 +72,6 @@ public interface CompactionScheme extends SchemeState {
     void onCompacted(Compaction c, VersionEdit edit);
 
     /**
-     * Sees each entry a MemStore flush writes, in key order, before {@link #placeFlush} is called for
-     * the flush's tables (e.g. to choose FLSM guards from inserted keys). Flushes run one at a time.
-     */
-    default void observeFlushedKey(byte[] key, int kind) {}
-
-    /**
      * A cursor was positioned by a seek at {@code key} while {@code lastSequence} was the latest write.
      * Returns true when this makes a compaction due (seek-based compaction), so the engine schedules
      * one. Called on the reader's thread without locks: must be cheap.
@@ -90,7 +85,17 @@ public interface CompactionScheme extends SchemeState {
         return options.numLevels();
     }
 
-    /** The sink a MemStore flush writes its entries to. Default: SSTables, one per flush. */
+    /**
+     * Registers the table formats this scheme writes other than SSTables (which every engine reads),
+     * with whatever caches their readers need; called once when the engine starts, before any read.
+     */
+    default void registerTableFormats(TableFormats formats, EngineCounters counters) {}
+
+    /**
+     * The sink a MemStore flush writes its entries to, in key order, before {@link #placeFlush} is
+     * called for its tables (a scheme may watch the keys, e.g. to choose guards). Default: SSTables, one
+     * per flush.
+     */
     default TableSink flushOutputs(TableWriteContext ctx) {
         return new TableOutputs(ctx, null);
     }

@@ -2,7 +2,7 @@ package io.bellows.engine.internal.compaction;
 
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
-import io.bellows.engine.internal.table.htable.HTableReader;
+import io.bellows.engine.internal.table.OpenTable;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
@@ -33,6 +33,9 @@ public interface TableSource {
     /** Point lookup in one table; see {@code TableReader.get}. */
     boolean get(FileMeta file, byte[] key, long seq, boolean fillCache, Lookup out) throws IOException;
 
-    /** The reader of an HTable (LSM_TRIE); fails if the file is of another kind. */
-    HTableReader htable(FileMeta file) throws IOException;
+    /**
+     * The open reader of {@code file} as its concrete format, for a scheme that uses more of its own
+     * format than {@link OpenTable} offers; a {@code CorruptionException} if the file is of another format.
+     */
+    <T extends OpenTable> T reader(FileMeta file, Class<T> format) throws IOException;
 }

@@ -23,7 +23,7 @@ final class DbCursor implements Cursor {
     private final long sequence;
     private final byte[] lower;
     private final byte[] upper;
-    private final EngineImpl engine;
+    private final ReadPath engine;
     private final Pins pins;
     private final Cleaner.Cleanable cleanable;
     private byte[] key;
@@ -51,7 +51,7 @@ final class DbCursor implements Cursor {
         }
     }
 
-    DbCursor(EngineImpl engine, List<InternalIterator> sources, MemStoreView view, Version version, long sequence,
+    DbCursor(ReadPath engine, List<InternalIterator> sources, MemStoreView view, Version version, long sequence,
             byte[] lower, byte[] upper) {
         this.engine = engine;
         this.merged = new MergingIterator(sources);

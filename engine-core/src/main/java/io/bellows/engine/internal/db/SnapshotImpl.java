@@ -7,7 +7,7 @@ import java.lang.ref.Cleaner;
 /** A registered snapshot sequence; closing (or leaking) it unregisters the sequence. */
 final class SnapshotImpl implements Snapshot {
     private final long sequence;
-    private final EngineImpl owner;
+    private final Object owner;
     private final Release release;
     private final Cleaner.Cleanable cleanable;
 
@@ -29,7 +29,7 @@ final class SnapshotImpl implements Snapshot {
         }
     }
 
-    SnapshotImpl(long sequence, EngineImpl owner, SnapshotList list) {
+    SnapshotImpl(long sequence, Object owner, SnapshotList list) {
         this.sequence = sequence;
         this.owner = owner;
         this.release = new Release(list, sequence);
@@ -41,7 +41,7 @@ final class SnapshotImpl implements Snapshot {
         return sequence;
     }
 
-    EngineImpl owner() {
+    Object owner() {
         return owner;
     }
 

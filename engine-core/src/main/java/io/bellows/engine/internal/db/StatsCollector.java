@@ -8,6 +8,8 @@ import io.bellows.engine.internal.memstore.MemStoreStats;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionSet;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Reads the engine's counters, MemStore and current version into one {@link EngineStats} value. */
 final class StatsCollector {
@@ -31,32 +33,31 @@ final class StatsCollector {
         MemStoreStats ms = memstore.stats();
         try {
             int n = v.numLevels();
-            long[] bytes = new long[n];
-            int[] count = new int[n];
+            List<EngineStats.Level> levels = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                bytes[i] = v.levelBytes(i);
-                count[i] = v.files(i).size();
+                levels.add(new EngineStats.Level(i, v.files(i).size(), v.levelBytes(i)));
             }
-            return EngineStats.builder()
-                    .bytes(counters.userBytes.sum(), counters.walBytes.sum(), counters.flushBytesWritten.sum(),
-                            counters.compactionBytesRead.sum(), counters.compactionBytesWritten.sum())
-                    .reads(counters.gets.sum(), counters.tablesProbed.sum(), counters.blockReads.sum(),
-                            counters.blockCacheHits.sum(), counters.bloomNegatives.sum())
-                    .filterBlockReads(counters.filterBlockReads.sum())
-                    .stalls(counters.stalls.sum(), counters.stallNanos.sum())
-                    .background(counters.flushes.sum(), counters.compactions.sum(), counters.backgroundErrors.sum())
-                    .memstore(memstore.dataSize(), memstore.heapSize())
-                    .inMemory(memstoreCounters.inMemoryFlushes.sum(), memstoreCounters.flattens.sum(),
-                            memstoreCounters.merges.sum(), memstoreCounters.compactions.sum(),
-                            memstoreCounters.aborted.sum(), memstoreCounters.bytesEliminated.sum())
-                    .memstoreSegments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries, ms.flatDataBytes,
-                            ms.flatHeapBytes, ms.flatEntries, ms.pipelineSegments, ms.uniqueness, ms.throttle)
-                    .serializedSegments(ms.serializedDataBytes, ms.serializedHeapBytes, ms.serializedEntries)
-                    .offHeap(ms.offHeapBytes, ms.pool.chunksInUse(), ms.pool.chunksFree(), ms.pool.offHeapBytes())
-                    .levels(bytes, count)
-                    .lastSequence(versions.lastSequence())
-                    .tableIoMode(fs.tableIoMode())
-                    .build();
+            return new EngineStats(
+                    new EngineStats.Io(counters.userBytes.sum(), counters.walBytes.sum(),
+                            counters.flushBytesWritten.sum(), counters.compactionBytesRead.sum(),
+                            counters.compactionBytesWritten.sum(), fs.tableIoMode()),
+                    new EngineStats.Reads(counters.gets.sum(), counters.tablesProbed.sum(), counters.blockReads.sum(),
+                            counters.blockCacheHits.sum(), counters.filterBlockReads.sum(),
+                            counters.bloomNegatives.sum()),
+                    new EngineStats.Background(counters.flushes.sum(), counters.compactions.sum(),
+                            counters.backgroundErrors.sum(), counters.stalls.sum(), counters.stallNanos.sum()),
+                    new EngineStats.MemStore(memstore.dataSize(), memstore.heapSize(), ms.offHeapBytes,
+                            new EngineStats.Segments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries),
+                            new EngineStats.Segments(ms.flatDataBytes, ms.flatHeapBytes, ms.flatEntries),
+                            new EngineStats.Segments(ms.serializedDataBytes, ms.serializedHeapBytes,
+                                    ms.serializedEntries),
+                            ms.pipelineSegments, memstoreCounters.inMemoryFlushes.sum(),
+                            memstoreCounters.flattens.sum(), memstoreCounters.merges.sum(),
+                            memstoreCounters.compactions.sum(), memstoreCounters.aborted.sum(),
+                            memstoreCounters.bytesEliminated.sum(), ms.uniqueness, ms.throttle,
+                            ms.pool.chunksInUse(), ms.pool.chunksFree(), ms.pool.offHeapBytes()),
+                    new EngineStats.Levels(levels),
+                    versions.lastSequence());
         } finally {
             v.release();
         }

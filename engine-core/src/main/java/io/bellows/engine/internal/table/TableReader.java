@@ -23,7 +23,7 @@ import java.util.Objects;
  * <p>Thread safety: safe for concurrent use (state is immutable after open; the file supports
  * concurrent positional reads). Iterators it returns are single-threaded.
  */
-public final class TableReader implements AutoCloseable {
+public final class TableReader implements OpenTable {
     private final ReadableFile file;
     private final Path path;
     private final long fileNumber;
@@ -124,6 +124,7 @@ public final class TableReader implements AutoCloseable {
      * @param fillCache whether a data block read from the file is added to the block cache
      * @return true, with {@code out} filled (value null for a DELETE), iff such an entry exists
      */
+    @Override
     public boolean get(byte[] userKey, long seq, boolean fillCache, Lookup out) throws IOException {
         if (filter != null && !filter.mayContain(userKey)) {
             counters.bloomNegatives.increment();
@@ -148,6 +149,7 @@ public final class TableReader implements AutoCloseable {
     }
 
     /** An iterator over all entries; {@code fillCache} says whether blocks it reads enter the cache. */
+    @Override
     public InternalIterator iterator(boolean fillCache) {
         return new TableIterator(this, fillCache);
     }

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.version;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
+import java.util.Comparator;
 
 /**
  * What the manifest records of one table: its number, size, key range and entry count. Immutable.
@@ -41,6 +42,12 @@ public final class FileMeta {
         return (from == null || Bytes.compare(largestKey, from) >= 0)
                 && (to == null || Bytes.compare(smallestKey, to) <= 0);
     }
+
+    /** Newest data first: by highest sequence, then by file number, descending (an L0 of overlapping tables). */
+    public static final Comparator<FileMeta> NEWEST_FIRST =
+            Comparator.comparingLong((FileMeta f) -> f.maxSequence).thenComparingLong(f -> f.number).reversed();
+    /** By smallest internal key (a level of disjoint tables, or of fragments found by key). */
+    public static final Comparator<FileMeta> BY_SMALLEST_KEY = FileMeta::compareSmallest;
 
     public int compareSmallest(FileMeta o) {
         return InternalKeys.compare(smallestKey, smallestSeq, o.smallestKey, o.smallestSeq);

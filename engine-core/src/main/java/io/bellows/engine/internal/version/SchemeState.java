@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.version;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -15,6 +16,13 @@ public interface SchemeState {
 
     /** Records that rebuild the current state from nothing. */
     List<byte[]> snapshot();
+
+    /**
+     * The order of the tables within {@code level} in every version: the order the scheme's lookups
+     * and compactions rely on (e.g. newest first in an L0 of overlapping tables, by key in a level of
+     * disjoint ones; {@link FileMeta#NEWEST_FIRST}, {@link FileMeta#BY_SMALLEST_KEY}).
+     */
+    Comparator<FileMeta> tableOrder(int level);
 
     /**
      * Completes {@code edit} against {@code base}, the version it will be applied to, just before it

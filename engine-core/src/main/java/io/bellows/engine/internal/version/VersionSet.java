@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,10 +39,6 @@ public final class VersionSet implements AutoCloseable {
     public static final int MANIFEST_VERSION = 1;
     public static final int CURRENT_VERSION = 1;
     static final long MANIFEST_ROLL_BYTES = 64L << 20;
-
-    private static final Comparator<FileMeta> L0_ORDER =
-            Comparator.comparingLong((FileMeta f) -> f.maxSequence).thenComparingLong(f -> f.number).reversed();
-    private static final Comparator<FileMeta> KEY_ORDER = FileMeta::compareSmallest;
 
     private final Path dir;
     private final FileSystem fs;
@@ -448,7 +443,7 @@ public final class VersionSet implements AutoCloseable {
             List<List<FileMeta>> out = new ArrayList<>(numLevels);
             for (int i = 0; i < numLevels; i++) {
                 List<FileMeta> l = levels.get(i);
-                l.sort(i == 0 ? L0_ORDER : KEY_ORDER);
+                l.sort(schemeState.tableOrder(i));
                 out.add(List.copyOf(l));
             }
             return new Version(out, placements, onUnreferenced);

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
-import io.bellows.engine.internal.table.htable.HTableReader;
+import io.bellows.engine.internal.table.OpenTable;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ class TableSourceTest {
         }
 
         @Override
-        public HTableReader htable(FileMeta file) {
+        public <T extends OpenTable> T reader(FileMeta file, Class<T> format) {
             throw new UnsupportedOperationException();
         }
     }

@@ -47,10 +47,10 @@ class FaultInjectionTest {
         for (int i = 0; i < 1500; i++) {
             assertArrayEquals(value(i, 0), db.get(key(i)));
         }
-        assertTrue(db.stats().backgroundErrors() > 0 || fs.injected() > 0);
+        assertTrue(db.stats().background().errors() > 0 || fs.injected() > 0);
         fs.clear();
         db.flush();
-        assertTrue(db.stats().flushes() > 0);
+        assertTrue(db.stats().background().flushes() > 0);
         for (int i = 0; i < 1500; i++) {
             assertArrayEquals(value(i, 0), db.get(key(i)));
         }

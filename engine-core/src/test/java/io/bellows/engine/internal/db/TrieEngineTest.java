@@ -14,6 +14,7 @@ import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FaultInjectingFileSystem;
 import io.bellows.engine.internal.io.FaultInjectingFileSystem.Fault;
@@ -40,7 +41,20 @@ class TrieEngineTest {
     private static final Path DIR = Path.of("/db");
 
     private static EngineOptions.Builder options() {
-        return EngineConfigs.small(CompactionStyle.LSM_TRIE, InMemoryCompaction.NONE).trieHashSeed(7);
+        return options(trie());
+    }
+
+    private static EngineOptions.Builder options(TrieOptions.Builder trie) {
+        return EngineConfigs.small(CompactionStyle.LSM_TRIE, InMemoryCompaction.NONE).compaction(trie.build());
+    }
+
+    /** The trie options of {@link #options()}: EngineConfigs' small trie with a fixed seed. */
+    private static TrieOptions.Builder trie() {
+        return EngineConfigs.smallTrie().hashSeed(7);
+    }
+
+    private static TrieOptions trie(EngineOptions o) {
+        return (TrieOptions) o.compactionOptions();
     }
 
     private static byte[] key(int i) {
@@ -63,7 +77,7 @@ class TrieEngineTest {
         long seed = TestSeeds.seed("TrieEngineTest.invariants");
         Random rnd = new Random(seed);
         CrashableFileSystem fs = new CrashableFileSystem();
-        EngineOptions o = options().trieFilterCacheSize(0).build();
+        EngineOptions o = options(trie().filterCacheSize(0)).build();
         Map<Integer, byte[]> model = new HashMap<>();
         EngineImpl db = EngineImpl.open(DIR, o, fs);
         try {
@@ -78,9 +92,9 @@ class TrieEngineTest {
             Version v = db.versions().acquireCurrent();
             try {
                 assertTrue(v.files(2).size() > 0, "data reached the last level");
-                long capacity = HTableFormat.capacity(o.trieTableBuckets());
+                long capacity = HTableFormat.capacity(trie(o).tableBuckets());
                 Map<Long, Long> volumes = new HashMap<>();
-                for (int level = 0; level < o.trieDepth(); level++) {
+                for (int level = 0; level < trie(o).depth(); level++) {
                     for (FileMeta f : v.files(level)) {
                         long placement = v.placement(f.number);
                         assertEquals(level, (int) (placement >>> 24) & 0xf, "placement level of " + f);
@@ -89,7 +103,7 @@ class TrieEngineTest {
                         try (HTableReader r = HTableReader.open(fs.openTable(FileNames.table(DIR, f.number)),
                                 FileNames.table(DIR, f.number), f.number, new FilterPageCache(0), new EngineCounters());
                                 InternalIterator it = r.iterator()) {
-                            assertEquals(o.trieTableBuckets(), r.buckets());
+                            assertEquals(trie(o).tableBuckets(), r.buckets());
                             for (it.seekToFirst(); it.isValid(); it.next()) {
                                 assertEquals(path, KeyHash.path(r.hash().hi(it.key()), level),
                                         "seed=" + seed + ": key in the wrong container at level " + level);
@@ -98,8 +112,8 @@ class TrieEngineTest {
                     }
                 }
                 for (Map.Entry<Long, Long> e : volumes.entrySet()) {
-                    if (((e.getKey() >>> 24) & 0xf) < o.trieDepth() - 1) {
-                        assertTrue(e.getValue() < 0.9 * o.triePileTrigger() * capacity + (4 << 10),
+                    if (((e.getKey() >>> 24) & 0xf) < trie(o).depth() - 1) {
+                        assertTrue(e.getValue() < 0.9 * trie(o).pileTrigger() * capacity + (4 << 10),
                                 "seed=" + seed + ": pile over its trigger: " + e);
                     }
                 }
@@ -115,9 +129,10 @@ class TrieEngineTest {
                 assertNull(db.get(("absent" + i).getBytes()));
             }
             EngineStats after = db.stats();
-            double filterReads = (double) (after.filterBlockReads() - before.filterBlockReads()) / absent;
-            double dataReads = (double) (after.blockReads() - before.blockReads()) / absent;
-            assertTrue(filterReads <= o.trieDepth(), "at most one filter run per level, got " + filterReads);
+            double filterReads =
+                    (double) (after.reads().filterBlockReads() - before.reads().filterBlockReads()) / absent;
+            double dataReads = (double) (after.reads().blockReads() - before.reads().blockReads()) / absent;
+            assertTrue(filterReads <= trie(o).depth(), "at most one filter run per level, got " + filterReads);
             assertTrue(dataReads < 0.05, "bloom filters keep misses off the buckets, got " + dataReads);
         } finally {
             db.close();
@@ -130,7 +145,7 @@ class TrieEngineTest {
         long seed = TestSeeds.seed("TrieEngineTest.gc");
         Random rnd = new Random(seed);
         CrashableFileSystem fs = new CrashableFileSystem();
-        EngineOptions o = options().trieDepth(2).trieGcGarbageRatio(0.3).build();
+        EngineOptions o = options(trie().depth(2).gcGarbageRatio(0.3)).build();
         EngineImpl db = EngineImpl.open(DIR, o, fs);
         try {
             long userBytes = 0;
@@ -153,8 +168,9 @@ class TrieEngineTest {
                 v.release();
             }
             EngineStats st = db.stats();
-            System.out.println("seed=" + seed + ": last level holds " + entries + " entries (" + st.levelBytes(1)
-                    + " B) of 18000 writes to 1500 keys, " + userBytes + " value bytes; " + st.compactions()
+            System.out.println("seed=" + seed + ": last level holds " + entries + " entries ("
+                    + st.levels().get(1).bytes() + " B) of 18000 writes to 1500 keys, " + userBytes + " value bytes; "
+                    + st.background().compactions()
                     + " compactions");
             assertTrue(entries < 18000 / 3, "seed=" + seed + ": the last level kept " + entries
                     + " of 18000 entries written; garbage collection did not run");
@@ -184,7 +200,8 @@ class TrieEngineTest {
             assertTrue(db.get(key(5), ReadOptions.at(s)) != null, "the snapshot still sees its version");
             s.close();
             db.compactRange(null, null);
-            assertEquals(0, db.stats().liveTableBytes(), "nothing is left once no snapshot needs the old versions");
+            assertEquals(0, db.stats().levels().liveTableBytes(),
+                    "nothing is left once no snapshot needs the old versions");
             assertNull(db.get(key(5)));
         } finally {
             db.close();
@@ -200,13 +217,13 @@ class TrieEngineTest {
         }
         db.flush();
         db.close();
-        db = EngineImpl.open(DIR, options().trieHashSeed(99).build(), fs);
+        db = EngineImpl.open(DIR, options(trie().hashSeed(99)).build(), fs);
         for (int k = 0; k < 2000; k++) {
             assertArrayEquals(key(k), db.get(key(k)), "the store's own seed is used, not the option");
         }
         db.close();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> EngineImpl.open(DIR, options().trieDepth(4).build(), fs));
+                () -> EngineImpl.open(DIR, options(trie().depth(4)).build(), fs));
         assertTrue(e.getMessage().contains("trieDepth 3"), e.getMessage());
     }
 

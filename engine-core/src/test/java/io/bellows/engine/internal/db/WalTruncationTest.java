@@ -54,7 +54,7 @@ class WalTruncationTest {
             model.put(key(k), v);
         }
         db.flush();
-        long flushes = db.stats().flushes();
+        long flushes = db.stats().background().flushes();
         long firstLog = db.versions().logNumber();
         for (int i = 0; i < 8000; i++) {
             byte[] k = key(rnd.nextInt(60));
@@ -70,7 +70,7 @@ class WalTruncationTest {
         db.put(key(0), model.getOrDefault(key(0), value(rnd)), WriteOptions.sync());
         model.putIfAbsent(key(0), db.get(key(0)));
         awaitRelease(db);
-        assertEquals(flushes, db.stats().flushes(), "seed=" + seed + ": no disk flush happened");
+        assertEquals(flushes, db.stats().background().flushes(), "seed=" + seed + ": no disk flush happened");
         assertTrue(db.versions().logNumber() > firstLog, "seed=" + seed + ": logs were released before a flush");
         long logsLeft = fs.list(DIR).stream().filter(n -> FileNames.number(n, FileNames.LOG_SUFFIX) >= 0).count();
         assertTrue(logsLeft < 8, "seed=" + seed + ": " + logsLeft + " logs left");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.bellows.engine.TestSeeds;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
@@ -42,12 +43,6 @@ class DefaultFileSystemTest {
         return fs;
     }
 
-    private static long seed() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
-        return seed;
-    }
-
     @Test
     void bufferedWhenNotRequested() throws IOException {
         assertEquals("buffered", DefaultFileSystem.forDirectory(dir.resolve("a/b"), false).tableIoMode());
@@ -65,7 +60,7 @@ class DefaultFileSystemTest {
     @ValueSource(booleans = {true, false})
     void tableRoundTripWithUnalignedAppendsAndReads(boolean direct) throws IOException {
         DefaultFileSystem fs = open(direct);
-        Random rnd = new Random(seed());
+        Random rnd = new Random(TestSeeds.seed("DefaultFileSystemTest.tableRoundTrip[direct=" + direct + "]"));
         int[] sizes = {0, 1, 7, 511, 512, 4095, 4096, 4097, 8191, 65536, 65537, 262143, 262144, 262145, 700001};
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         Path file = dir.resolve("db/000001.sst");
@@ -102,7 +97,7 @@ class DefaultFileSystemTest {
     @ValueSource(booleans = {true, false})
     void syncThenAppendThenCloseGivesExactBytes(boolean direct) throws IOException {
         DefaultFileSystem fs = open(direct);
-        Random rnd = new Random(seed());
+        Random rnd = new Random(TestSeeds.seed("DefaultFileSystemTest.syncThenAppendThenClose[direct=" + direct + "]"));
         Path file = dir.resolve("db/000002.sst");
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         try (WritableFile w = fs.createTable(file)) {
@@ -131,7 +126,7 @@ class DefaultFileSystemTest {
     @ValueSource(booleans = {true, false})
     void concurrentReadersSeeTheirOwnBytes(boolean direct) throws Exception {
         DefaultFileSystem fs = open(direct);
-        long seed = seed();
+        long seed = TestSeeds.seed("DefaultFileSystemTest.concurrentReaders[direct=" + direct + "]");
         byte[] data = new byte[3 << 20];
         new Random(seed).nextBytes(data);
         Path file = dir.resolve("db/000006.sst");
@@ -204,7 +199,7 @@ class DefaultFileSystemTest {
         DefaultFileSystem fs = open(false);
         Path file = dir.resolve("db/000005.log");
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
-        Random rnd = new Random(seed());
+        Random rnd = new Random(TestSeeds.seed("DefaultFileSystemTest.logFlushHandsBytesToTheOs"));
         try (WritableFile w = fs.createLog(file)) {
             for (int i = 0; i < 200; i++) {
                 byte[] b = new byte[i == 100 ? 200_000 : rnd.nextInt(1000)];

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.key.InternalKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -105,8 +106,7 @@ class MergingIteratorTest {
 
     @Test
     void mergesLikeASortedModel() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        long seed = TestSeeds.seed("MergingIteratorTest.mergesLikeASortedModel");
         Random rnd = new Random(seed);
         for (int round = 0; round < 200; round++) {
             int k = rnd.nextInt(8);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CorruptionException;
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.Entries.Entry;
 import io.bellows.engine.internal.util.Coding;
@@ -36,7 +37,7 @@ class BlockTest {
 
     @Test
     void roundTripWithManyRestartIntervals() {
-        Random rnd = new Random(Entries.seed());
+        Random rnd = new Random(TestSeeds.seed("BlockTest.roundTripWithManyRestartIntervals"));
         for (int interval : new int[] {1, 2, 3, 5, 16, 100, 100_000}) {
             List<Entry> entries = Entries.random(rnd, 500, 40);
             Block block = build(entries, interval);

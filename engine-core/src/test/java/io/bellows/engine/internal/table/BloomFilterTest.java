@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.util.Coding;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class BloomFilterTest {
 
     @Test
     void noFalseNegativesAndUnderTwoPercentFalsePositivesAtTenBitsPerKey() {
-        long seed = Entries.seed();
+        long seed = TestSeeds.seed("BloomFilterTest.noFalseNegatives");
         Random rnd = new Random(seed);
         int n = 100_000;
         long base = rnd.nextLong() >>> 2;

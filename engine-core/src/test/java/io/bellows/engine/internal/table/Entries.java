@@ -27,12 +27,6 @@ final class Entries {
 
     private Entries() {}
 
-    static long seed() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
-        return seed;
-    }
-
     /**
      * About {@code n} entries in internal order: short keys over a small alphabet (so prefixes are
      * shared), the empty key, a few long keys, several versions of many keys, deletions, and one hot

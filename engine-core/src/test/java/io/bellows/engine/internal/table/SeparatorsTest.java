@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.util.Bytes;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class SeparatorsTest {
 
     @Test
     void separatorsLieStrictlyBetweenAndSuccessorsAfter() {
-        Random rnd = new Random(Entries.seed());
+        Random rnd = new Random(TestSeeds.seed("SeparatorsTest.separatorsLieStrictlyBetweenAndSuccessorsAfter"));
         for (int i = 0; i < 100_000; i++) {
             byte[] a = randomKey(rnd);
             byte[] c = randomKey(rnd);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CorruptionException;
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
@@ -75,7 +76,7 @@ class TableCorruptionTest {
 
     @Test
     void everySingleByteFlipIsDetectedAndNeverReadsWrong() throws IOException {
-        long seed = Entries.seed();
+        long seed = TestSeeds.seed("TableCorruptionTest.everySingleByteFlipIsDetectedAndNeverReadsWrong");
         Random rnd = new Random(seed);
         List<Entry> model = Entries.random(rnd, 60, 8);
         byte[] good = Entries.buildTable(model, 128, 4, 10);
@@ -89,7 +90,7 @@ class TableCorruptionTest {
 
     @Test
     void sampledDamageInALargerTableNeverReadsWrong() throws IOException {
-        long seed = Entries.seed();
+        long seed = TestSeeds.seed("TableCorruptionTest.sampledDamageInALargerTableNeverReadsWrong");
         Random rnd = new Random(seed);
         List<Entry> model = Entries.random(rnd, 3000, 100);
         byte[] good = Entries.buildTable(model, 1024, 16, 10);

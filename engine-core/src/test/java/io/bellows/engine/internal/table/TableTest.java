@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
@@ -85,7 +86,7 @@ class TableTest {
 
     @Test
     void roundTripAgainstModelAcrossConfigurations() throws IOException {
-        Random rnd = new Random(Entries.seed());
+        Random rnd = new Random(TestSeeds.seed("TableTest.roundTripAgainstModelAcrossConfigurations"));
         int[][] configs = {{64, 1, 10}, {256, 2, 10}, {1024, 16, 10}, {4096, 16, 0}, {200, 3, 4}, {1 << 20, 16, 10}};
         for (int[] c : configs) {
             List<Entry> model = Entries.random(rnd, 3000, 200);
@@ -263,7 +264,7 @@ class TableTest {
 
     @Test
     void concurrentReadersAgreeWithTheModel() throws Exception {
-        long seed = Entries.seed();
+        long seed = TestSeeds.seed("TableTest.concurrentReadersAgreeWithTheModel");
         List<Entry> model = Entries.random(new Random(seed), 5000, 50);
         byte[] bytes = Entries.buildTable(model, 512, 16, 10);
         ExecutorService pool = Executors.newFixedThreadPool(4);

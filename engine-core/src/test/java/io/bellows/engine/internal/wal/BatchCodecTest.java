@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CorruptionException;
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Coding;
@@ -61,8 +62,7 @@ class BatchCodecTest {
 
     @Test
     void randomRoundTrips() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        long seed = TestSeeds.seed("BatchCodecTest.randomRoundTrips");
         Random rnd = new Random(seed);
         for (int trial = 0; trial < 200; trial++) {
             List<WriteBatch> batches = new ArrayList<>();
@@ -152,8 +152,7 @@ class BatchCodecTest {
     /** Every truncation and every single-byte change of a record either decodes fully or throws before visiting. */
     @Test
     void damagedRecordsAreNeverHalfApplied() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        long seed = TestSeeds.seed("BatchCodecTest.damagedRecordsAreNeverHalfApplied");
         Random rnd = new Random(seed);
         WriteBatch batch = new WriteBatch();
         for (int i = 0; i < 20; i++) {

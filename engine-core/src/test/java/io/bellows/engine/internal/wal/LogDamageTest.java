@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CorruptionException;
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.util.Coding;
 import java.util.Arrays;
 import java.util.List;
@@ -105,8 +106,7 @@ class LogDamageTest {
     /** Random cuts of a random log, some followed by garbage a torn write could leave. */
     @Test
     void randomTornTails() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        long seed = TestSeeds.seed("LogDamageTest.randomTornTails");
         Random rnd = new Random(seed);
         LogFixture fixture = new LogFixture();
         for (int i = 0; i < 60; i++) {
@@ -273,8 +273,7 @@ class LogDamageTest {
     /** A flipped byte anywhere in a record that has records after it is corruption at its chunk. */
     @Test
     void flippedByteInAMiddleRecordIsCorruptionAtItsChunk() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        long seed = TestSeeds.seed("LogDamageTest.flippedByteInAMiddleRecordIsCorruptionAtItsChunk");
         Random rnd = new Random(seed);
         LogFixture fixture = new LogFixture();
         for (int i = 0; i < 40; i++) {

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CorruptionException;
+import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.util.Bytes;
 import java.io.IOException;
@@ -153,8 +154,7 @@ class LogTest {
 
     @Test
     void randomRecords() {
-        long seed = Long.getLong("seed", System.nanoTime());
-        System.out.println("seed=" + seed);
+        long seed = TestSeeds.seed("LogTest.randomRecords");
         Random rnd = new Random(seed);
         LogFixture log = new LogFixture();
         for (int i = 0; i < 500; i++) {

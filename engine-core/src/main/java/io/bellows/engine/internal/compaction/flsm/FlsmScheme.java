@@ -2,9 +2,13 @@ package io.bellows.engine.internal.compaction.flsm;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.CompactionScheme;
+import io.bellows.engine.internal.compaction.TableOutputs;
+import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableSource;
+import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
@@ -14,6 +18,7 @@ import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,12 +75,13 @@ public final class FlsmScheme implements CompactionScheme {
         l0Trigger = o.l0CompactionTrigger();
         l0Slowdown = o.l0SlowdownTrigger();
         l0Stop = o.l0StopTrigger();
-        maxTables = o.flsmMaxTablesPerGuard();
-        guardMaxBytes = o.flsmGuardMaxBytes();
+        FlsmOptions f = (FlsmOptions) o.compactionOptions();
+        maxTables = f.maxTablesPerGuard();
+        guardMaxBytes = f.guardMaxBytes();
         targetFileSize = o.targetFileSize();
-        parallelSeeks = o.flsmParallelSeeks();
-        hash = new GuardHash(o.flsmTopLevelBits(), o.flsmBitDecrement(), numLevels);
-        seeks = new SeekTracker(o.flsmSeekCompactionThreshold());
+        parallelSeeks = f.parallelSeeks();
+        hash = new GuardHash(f.topLevelBits(), f.bitDecrement(), numLevels);
+        seeks = new SeekTracker(f.seekCompactionThreshold());
         guards = new GuardSet(numLevels);
     }
 
@@ -86,8 +92,14 @@ public final class FlsmScheme implements CompactionScheme {
 
     // ---------------------------------------------------------------- flush and guard selection
 
+    /** Flushes write SSTables as every scheme does, choosing guards from the keys on the way. */
     @Override
-    public void observeFlushedKey(byte[] key, int kind) {
+    public TableSink flushOutputs(TableWriteContext ctx) {
+        return new GuardSelectingSink(this, new TableOutputs(ctx, null));
+    }
+
+    /** Sees each entry a flush writes, in key order, before the flush's tables are placed. */
+    void observeFlushedKey(byte[] key, int kind) {
         // Deletes choose no guards (as in PebblesDB): a guard should mark where data is.
         if (kind != InternalKeys.KIND_PUT) {
             return;
@@ -309,6 +321,12 @@ public final class FlsmScheme implements CompactionScheme {
     @Override
     public synchronized void apply(byte[] record) {
         guards.apply(record);
+    }
+
+    /** L0 newest first; deeper levels by smallest key, the order guards are cut from (fragments within a guard overlap and are told apart by sequence). */
+    @Override
+    public Comparator<FileMeta> tableOrder(int level) {
+        return level == 0 ? FileMeta.NEWEST_FIRST : FileMeta.BY_SMALLEST_KEY;
     }
 
     @Override

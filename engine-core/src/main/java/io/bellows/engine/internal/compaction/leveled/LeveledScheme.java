@@ -16,6 +16,7 @@ import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -259,6 +260,12 @@ public final class LeveledScheme implements CompactionScheme {
         if (level < numLevels) {
             cursors[level] = Arrays.copyOfRange(record, pos[0], record.length);
         }
+    }
+
+    /** L0 newest first (its tables overlap); deeper levels by key (disjoint). */
+    @Override
+    public Comparator<FileMeta> tableOrder(int level) {
+        return level == 0 ? FileMeta.NEWEST_FIRST : FileMeta.BY_SMALLEST_KEY;
     }
 
     @Override

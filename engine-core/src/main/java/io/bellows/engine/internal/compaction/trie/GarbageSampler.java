@@ -3,6 +3,7 @@ package io.bellows.engine.internal.compaction.trie;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.htable.Entry;
+import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -34,7 +35,7 @@ final class GarbageSampler {
             int b = rnd.nextInt(buckets);
             Set<ByteBuffer> seen = new HashSet<>();
             for (FileMeta f : pile) {
-                List<Entry> items = tables.htable(f).bucketItems(b);
+                List<Entry> items = tables.reader(f, HTableReader.class).bucketItems(b);
                 // Within a table a key's versions are newest first once sorted.
                 items.sort(Entry.ORDER);
                 for (Entry e : items) {

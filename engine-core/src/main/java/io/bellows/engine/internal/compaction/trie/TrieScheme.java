@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction.trie;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.compaction.TableSink;
@@ -9,11 +10,14 @@ import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.compaction.VersionPruner;
 import io.bellows.engine.internal.compaction.WritePressure;
+import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.table.htable.ClusterBox;
+import io.bellows.engine.internal.table.htable.FilterPageCache;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.KeyHash;
@@ -24,6 +28,7 @@ import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -76,17 +81,21 @@ public final class TrieScheme implements CompactionScheme {
     /** Data volume of tables written and not yet placed by a flush. */
     private final Map<Long, Long> pendingVolumes = new ConcurrentHashMap<>();
     private volatile PileIndex cachedIndex;
+    /** Bytes of BloomCluster pages the HTable readers of this store may cache. */
+    private final long filterCacheBytes;
 
     public TrieScheme(EngineOptions o) {
-        depth = o.trieDepth();
-        pileTrigger = o.triePileTrigger();
-        pileSlowdown = o.triePileSlowdown();
-        pileStop = o.triePileStop();
-        buckets = o.trieTableBuckets();
-        bloomBitsPerKey = o.trieBloomBitsPerKey();
-        gcRatio = o.trieGcGarbageRatio();
+        TrieOptions t = (TrieOptions) o.compactionOptions();
+        depth = t.depth();
+        pileTrigger = t.pileTrigger();
+        pileSlowdown = t.pileSlowdown();
+        pileStop = t.pileStop();
+        buckets = t.tableBuckets();
+        bloomBitsPerKey = t.bloomBitsPerKey();
+        gcRatio = t.gcGarbageRatio();
+        filterCacheBytes = t.filterCacheSize();
         tableCapacity = HTableFormat.capacity(buckets);
-        hash = new KeyHash(o.trieHashSeed().orElseGet(() -> new SecureRandom().nextLong()));
+        hash = new KeyHash(t.hashSeed().orElseGet(() -> new SecureRandom().nextLong()));
     }
 
     @Override
@@ -97,6 +106,14 @@ public final class TrieScheme implements CompactionScheme {
     @Override
     public int numLevels(EngineOptions options) {
         return depth;
+    }
+
+    /** HTables, read through one BloomCluster page cache per store, owned here. */
+    @Override
+    public void registerTableFormats(TableFormats formats, EngineCounters counters) {
+        FilterPageCache filterCache = new FilterPageCache(filterCacheBytes);
+        formats.register(FileHeader.KIND_HTABLE,
+                (file, path, number) -> HTableReader.open(file, path, number, filterCache, counters));
     }
 
     KeyHash hash() {
@@ -168,7 +185,7 @@ public final class TrieScheme implements CompactionScheme {
             List<InternalIterator> sources = new ArrayList<>(group.size());
             try {
                 for (FileMeta f : group) {
-                    sources.add(tables.htable(f).iterator());
+                    sources.add(tables.reader(f, HTableReader.class).iterator());
                 }
             } catch (IOException | RuntimeException e) {
                 for (InternalIterator i : sources) {
@@ -247,7 +264,7 @@ public final class TrieScheme implements CompactionScheme {
             List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
             ClusterBox box = null;
             for (FileMeta f : pile) {
-                HTableReader r = tables.htable(f);
+                HTableReader r = tables.reader(f, HTableReader.class);
                 counters.tablesProbed.increment();
                 if (box == null || !box.covers(f.number)) {
                     box = r.clusterBox(bucket, fillCache);
@@ -433,6 +450,12 @@ public final class TrieScheme implements CompactionScheme {
         } else {
             throw new IllegalStateException("unknown LSM_TRIE scheme record type " + record[0]);
         }
+    }
+
+    /** The root pile newest first; deeper levels by smallest key (lookups go through the containers' piles, not this order). */
+    @Override
+    public Comparator<FileMeta> tableOrder(int level) {
+        return level == 0 ? FileMeta.NEWEST_FIRST : FileMeta.BY_SMALLEST_KEY;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableProperties;
+import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HTableWriter;
 import io.bellows.engine.internal.table.htable.KeyHash;
 import io.bellows.engine.internal.table.htable.TableFilters;
@@ -200,7 +201,7 @@ final class TrieSink implements TableSink {
                 pileFilters = new ArrayList<>();
                 for (FileMeta f : baseIndex().pile(container)) {
                     if (!excluded.contains(f.number)) {
-                        pileFilters.add(ctx.tables().htable(f).filters());
+                        pileFilters.add(ctx.tables().reader(f, HTableReader.class).filters());
                     }
                 }
             }

@@ -7,6 +7,7 @@ import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.OpenTable;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
@@ -25,7 +26,7 @@ import java.util.List;
  *
  * <p>Thread safety: immutable after open; safe for concurrent lookups.
  */
-public final class HTableReader implements AutoCloseable {
+public final class HTableReader implements OpenTable {
     private final ReadableFile file;
     private final Path path;
     private final long number;
@@ -220,6 +221,12 @@ public final class HTableReader implements AutoCloseable {
     /** Buckets whose migration metadata is held in memory. */
     public int hotMetadataBuckets() {
         return hotSource.length;
+    }
+
+    /** Point lookup computing the key's hash; HTables keep no block cache, so {@code fillCache} is moot. */
+    @Override
+    public boolean get(byte[] key, long seq, boolean fillCache, Lookup out) throws IOException {
+        return get(key, seq, out);
     }
 
     /** Point lookup computing the key's hash (the per-table path of the table cache). */
@@ -428,6 +435,12 @@ public final class HTableReader implements AutoCloseable {
         List<Entry> out = new ArrayList<>();
         parseBucket(readBucket(b), 0, HTableFormat.bucketOffset(b), out, false);
         return out;
+    }
+
+    /** {@link #iterator()}; the whole table is read once whatever {@code fillCache} says. */
+    @Override
+    public InternalIterator iterator(boolean fillCache) throws IOException {
+        return iterator();
     }
 
     /** Every entry of the table in internal-key order; reads the whole table once (compaction input). */

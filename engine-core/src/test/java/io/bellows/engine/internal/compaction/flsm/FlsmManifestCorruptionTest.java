@@ -1,8 +1,5 @@
 package io.bellows.engine.internal.compaction.flsm;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.CorruptionException;
 import io.bellows.engine.EngineConfigs;
@@ -19,9 +16,12 @@ import io.bellows.engine.internal.version.VersionEdit;
 import io.bellows.engine.internal.version.VersionSet;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A manifest whose guard records and table placements disagree is reported as a corrupt manifest. */
 class FlsmManifestCorruptionTest {
@@ -53,6 +53,11 @@ class FlsmManifestCorruptionTest {
             @Override
             public List<byte[]> snapshot() {
                 return scheme.snapshot();
+            }
+
+            @Override
+            public Comparator<FileMeta> tableOrder(int level) {
+                return scheme.tableOrder(level);
             }
         };
         try (VersionSet versions = new VersionSet(DIR, fs, o.numLevels(), unchecked, () -> {})) {

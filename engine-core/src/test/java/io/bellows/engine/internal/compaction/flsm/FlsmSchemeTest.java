@@ -11,6 +11,7 @@ import io.bellows.engine.Cursor;
 import io.bellows.engine.EngineConfigs;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.TestSeeds;
@@ -67,7 +68,7 @@ class FlsmSchemeTest {
             db.flush();
             FlsmStore.awaitQuiet(db);
             assertMatches(model, db);
-            assertEquals(0, db.stats().backgroundErrors(), "seed=" + seed);
+            assertEquals(0, db.stats().background().errors(), "seed=" + seed);
         }
         FlsmStore store = FlsmStore.open(DIR, fs, o);
         store.checkInvariants();
@@ -84,8 +85,8 @@ class FlsmSchemeTest {
     @Test
     void guardsChosenBeforeACrashAreRecoveredUncommittedAndCommittedLater() throws Exception {
         EngineOptions noCompaction = options().l0Triggers(100, 200, 300).build();
-        GuardHash hash = new GuardHash(noCompaction.flsmTopLevelBits(), noCompaction.flsmBitDecrement(),
-                noCompaction.numLevels());
+        FlsmOptions flsm = (FlsmOptions) noCompaction.compactionOptions();
+        GuardHash hash = new GuardHash(flsm.topLevelBits(), flsm.bitDecrement(), noCompaction.numLevels());
         List<byte[]> guardKeys = new ArrayList<>();
         for (long n = 0; guardKeys.size() < 5; n++) {
             if (hash.topLevel(key(n)) == 1) {
@@ -103,7 +104,7 @@ class FlsmSchemeTest {
         }
         db.flush();
         // The flush recorded the guards; nothing has compacted, so none is committed. Crash now.
-        assertEquals(0, db.stats().compactions());
+        assertEquals(0, db.stats().background().compactions());
         CrashableFileSystem crashed = fs.crash();
         db.close();
 
@@ -148,23 +149,24 @@ class FlsmSchemeTest {
         try (EngineImpl db = EngineImpl.open(DIR, o, fs)) {
             EngineStats st = db.stats();
             int levels = 0;
-            for (int level = 1; level < st.levels(); level++) {
-                levels += st.levelTables(level) > 0 ? 1 : 0;
+            for (int level = 1; level < st.levels().count(); level++) {
+                levels += st.levels().get(level).tables() > 0 ? 1 : 0;
             }
             assertTrue(levels >= 2, "the store must span several guarded levels: " + st);
-            assertEquals(0, st.blockReads(), "opening read data blocks");
-            assertEquals(0, st.compactions());
+            assertEquals(0, st.reads().blockReads(), "opening read data blocks");
+            assertEquals(0, st.background().compactions());
             db.get(key(1), ReadOptions.defaults());
             try (Cursor c = db.cursor(ReadOptions.defaults())) {
                 c.seekToFirst();
             }
-            assertTrue(db.stats().blockReads() > 0, "reads are counted");
+            assertTrue(db.stats().reads().blockReads() > 0, "reads are counted");
         }
     }
 
     @Test
     void guardsOfADeletedRangeAreDeleted() throws Exception {
-        EngineOptions o = options().numLevels(3).flsmGuardBits(8, 2).flsmMaxTablesPerGuard(2).build();
+        EngineOptions o = options().numLevels(3)
+                .compaction(EngineConfigs.smallFlsm().guardBits(8, 2).maxTablesPerGuard(2).build()).build();
         CrashableFileSystem fs = new CrashableFileSystem();
         Random rnd = new Random(3);
         try (EngineImpl db = EngineImpl.open(DIR, o, fs)) {
@@ -211,8 +213,8 @@ class FlsmSchemeTest {
 
     @Test
     void consecutiveSeeksCompactTheGuardUnderThem() throws Exception {
-        EngineOptions o = options().flsmMaxTablesPerGuard(50).flsmGuardMaxBytes(1 << 30).flsmSeekCompactionThreshold(5)
-                .build();
+        EngineOptions o = options().compaction(EngineConfigs.smallFlsm().maxTablesPerGuard(50).guardMaxBytes(1 << 30)
+                .seekCompactionThreshold(5).build()).build();
         CrashableFileSystem fs = new CrashableFileSystem();
         Random rnd = new Random(5);
         TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);
@@ -225,7 +227,7 @@ class FlsmSchemeTest {
             }
             db.flush();
             FlsmStore.awaitQuiet(db);
-            long before = db.stats().compactions();
+            long before = db.stats().background().compactions();
             // A write between seeks restarts the count: no seek-based compaction.
             for (int i = 0; i < 20; i++) {
                 seek(db, key(rnd.nextInt(3_000)));
@@ -235,12 +237,13 @@ class FlsmSchemeTest {
                 model.put(k, v);
             }
             FlsmStore.awaitQuiet(db);
-            assertEquals(before, db.stats().compactions(), "seeks interleaved with writes compacted");
+            assertEquals(before, db.stats().background().compactions(), "seeks interleaved with writes compacted");
             for (int i = 0; i < 200; i++) {
                 seek(db, key(rnd.nextInt(3_000)));
             }
             FlsmStore.awaitQuiet(db);
-            assertTrue(db.stats().compactions() > before, "200 seeks without writes started no compaction");
+            assertTrue(db.stats().background().compactions() > before,
+                    "200 seeks without writes started no compaction");
             assertMatches(model, db);
         }
         FlsmStore.open(DIR, fs, o).checkInvariants();
@@ -249,7 +252,8 @@ class FlsmSchemeTest {
     @Test
     void parallelSeeksFindWhatSequentialSeeksFind() throws Exception {
         // Guards that keep many tables, so last-level guards hold several to seek in parallel.
-        EngineOptions o = options().flsmMaxTablesPerGuard(6).flsmParallelSeeks(true).build();
+        EngineOptions o = options().compaction(EngineConfigs.smallFlsm().maxTablesPerGuard(6).parallelSeeks(true).build())
+                .build();
         CrashableFileSystem fs = new CrashableFileSystem();
         Random rnd = new Random(9);
         TreeMap<byte[], byte[]> model = new TreeMap<>(Bytes.COMPARATOR);

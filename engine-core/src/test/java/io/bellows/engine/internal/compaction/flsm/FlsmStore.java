@@ -46,7 +46,7 @@ final class FlsmStore {
         int stable = 0;
         while (stable < 4) {
             Thread.sleep(100);
-            long n = db.stats().compactions();
+            long n = db.stats().background().compactions();
             stable = n == seen ? stable + 1 : 0;
             seen = n;
         }

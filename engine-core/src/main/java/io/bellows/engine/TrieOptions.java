@@ -1,0 +1,229 @@
+package io.bellows.engine;
+
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The options of {@link CompactionStyle#LSM_TRIE} (a hash trie of containers holding piles of
+ * HTables); immutable, made with {@link #builder()}. LSM_TRIE ignores the engine-wide level options
+ * of {@link EngineOptions}. docs/tuning.md explains each knob.
+ */
+public final class TrieOptions implements CompactionOptions {
+    private static final TrieOptions DEFAULTS = new Builder().build();
+
+    private final int depth;
+    private final int pileTrigger;
+    private final int pileSlowdown;
+    private final int pileStop;
+    private final int tableBuckets;
+    private final int bloomBitsPerKey;
+    private final long filterCacheSize;
+    private final double gcGarbageRatio;
+    /** Null: a new store draws a random seed. */
+    private final Long hashSeed;
+
+    private TrieOptions(Builder b) {
+        depth = b.depth;
+        pileTrigger = b.pileTrigger;
+        pileSlowdown = b.pileSlowdown;
+        pileStop = b.pileStop;
+        tableBuckets = b.tableBuckets;
+        bloomBitsPerKey = b.bloomBitsPerKey;
+        filterCacheSize = b.filterCacheSize;
+        gcGarbageRatio = b.gcGarbageRatio;
+        hashSeed = b.hashSeed;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static TrieOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder holding this object's values. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.depth = depth;
+        b.pileTrigger = pileTrigger;
+        b.pileSlowdown = pileSlowdown;
+        b.pileStop = pileStop;
+        b.tableBuckets = tableBuckets;
+        b.bloomBitsPerKey = bloomBitsPerKey;
+        b.filterCacheSize = filterCacheSize;
+        b.gcGarbageRatio = gcGarbageRatio;
+        b.hashSeed = hashSeed;
+        return b;
+    }
+
+    @Override
+    public CompactionStyle style() {
+        return CompactionStyle.LSM_TRIE;
+    }
+
+    /** Number of trie levels (the root is level 0, the last level is garbage-collected). */
+    public int depth() {
+        return depth;
+    }
+
+    /** Pile size (in full HTables) at which a container above the last level is compacted. */
+    public int pileTrigger() {
+        return pileTrigger;
+    }
+
+    /** Tables in the root pile at which writers are slowed down. */
+    public int pileSlowdown() {
+        return pileSlowdown;
+    }
+
+    /** Tables in the root pile at which writers stop until compaction catches up. */
+    public int pileStop() {
+        return pileStop;
+    }
+
+    /** 4 KiB buckets per HTable (the same for every table of a store). */
+    public int tableBuckets() {
+        return tableBuckets;
+    }
+
+    /** Bits per key of the per-bucket bloom filters. */
+    public int bloomBitsPerKey() {
+        return bloomBitsPerKey;
+    }
+
+    /** Bytes of BloomCluster pages kept in memory. */
+    public long filterCacheSize() {
+        return filterCacheSize;
+    }
+
+    /** Sampled garbage ratio above which a last-level container is garbage-collected. */
+    public double gcGarbageRatio() {
+        return gcGarbageRatio;
+    }
+
+    /**
+     * The hash seed a new store records in its manifest; empty (the default) draws a random one. An
+     * existing store always keeps the seed it was created with.
+     */
+    public OptionalLong hashSeed() {
+        return hashSeed == null ? OptionalLong.empty() : OptionalLong.of(hashSeed);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TrieOptions t && depth == t.depth && pileTrigger == t.pileTrigger
+                && pileSlowdown == t.pileSlowdown && pileStop == t.pileStop && tableBuckets == t.tableBuckets
+                && bloomBitsPerKey == t.bloomBitsPerKey && filterCacheSize == t.filterCacheSize
+                && Double.compare(gcGarbageRatio, t.gcGarbageRatio) == 0 && Objects.equals(hashSeed, t.hashSeed);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = depth;
+        h = 31 * h + pileTrigger;
+        h = 31 * h + pileSlowdown;
+        h = 31 * h + pileStop;
+        h = 31 * h + tableBuckets;
+        h = 31 * h + bloomBitsPerKey;
+        h = 31 * h + Long.hashCode(filterCacheSize);
+        h = 31 * h + Double.hashCode(gcGarbageRatio);
+        return 31 * h + Objects.hashCode(hashSeed);
+    }
+
+    @Override
+    public String toString() {
+        return "TrieOptions{depth=" + depth + ", pileLimits=" + pileTrigger + "/" + pileSlowdown + "/" + pileStop
+                + ", tableBuckets=" + tableBuckets + ", bloomBitsPerKey=" + bloomBitsPerKey + ", filterCacheSize="
+                + filterCacheSize + ", gcGarbageRatio=" + gcGarbageRatio + ", hashSeed="
+                + (hashSeed == null ? "random" : hashSeed.toString()) + "}";
+    }
+
+    /** Builder of {@link TrieOptions}; each setter validates its argument. */
+    public static final class Builder {
+        private int depth = 5;
+        private int pileTrigger = 8;
+        private int pileSlowdown = 14;
+        private int pileStop = 20;
+        private int tableBuckets = 2048;
+        private int bloomBitsPerKey = 16;
+        private long filterCacheSize = 32L << 20;
+        private double gcGarbageRatio = 0.3;
+        private Long hashSeed;
+
+        private Builder() {}
+
+        /**
+         * Trie levels; 2 to 8 (3 hash bits each), default 5 (the paper's). The root takes flushes and
+         * the last level is garbage-collected, so there are at least two. Fixed when the store is
+         * created.
+         */
+        public Builder depth(int levels) {
+            depth = (int) range("trieDepth", levels, 2, 8);
+            return this;
+        }
+
+        /**
+         * Pile limits: full HTables' worth of data in a container that start its compaction (default 8,
+         * the fan-out), and root-pile table counts that slow writers down (default 14) and stop them
+         * (default 20, the authors' code); 2 to 1000, compaction &lt;= slowdown &lt;= stop.
+         */
+        public Builder pileLimits(int compaction, int slowdown, int stop) {
+            range("triePileTrigger", compaction, 2, 1000);
+            range("triePileSlowdown", slowdown, 2, 1000);
+            range("triePileStop", stop, 2, 1000);
+            if (compaction > slowdown || slowdown > stop) {
+                throw new IllegalArgumentException("trie pile limits must satisfy compaction (" + compaction
+                        + ") <= slowdown (" + slowdown + ") <= stop (" + stop + ")");
+            }
+            pileTrigger = compaction;
+            pileSlowdown = slowdown;
+            pileStop = stop;
+            return this;
+        }
+
+        /** 4 KiB buckets per HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). */
+        public Builder tableBuckets(int buckets) {
+            tableBuckets = (int) range("trieTableBuckets", buckets, 4, 65000);
+            return this;
+        }
+
+        /** Bloom bits per key of each bucket's filter; 1 to 64, default 16 (the paper's). */
+        public Builder bloomBitsPerKey(int bits) {
+            bloomBitsPerKey = (int) range("trieBloomBitsPerKey", bits, 1, 64);
+            return this;
+        }
+
+        /** Memory for cached BloomCluster pages; 0 (none) to 1 TiB, default 32 MiB. */
+        public Builder filterCacheSize(long bytes) {
+            filterCacheSize = range("trieFilterCacheSize", bytes, 0, 1L << 40);
+            return this;
+        }
+
+        /** Garbage ratio that triggers last-level garbage collection; 0.05 to 0.95, default 0.3. */
+        public Builder gcGarbageRatio(double ratio) {
+            if (!(ratio >= 0.05 && ratio <= 0.95)) {
+                throw new IllegalArgumentException("trieGcGarbageRatio must be between 0.05 and 0.95, got " + ratio);
+            }
+            gcGarbageRatio = ratio;
+            return this;
+        }
+
+        /** Hash seed recorded by a new store (default: random); an existing store keeps its own. */
+        public Builder hashSeed(long seed) {
+            hashSeed = seed;
+            return this;
+        }
+
+        public TrieOptions build() {
+            return new TrieOptions(this);
+        }
+
+        private static long range(String name, long v, long min, long max) {
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
+            }
+            return v;
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.bellows.engine.internal.db;
+
+import io.bellows.engine.internal.compaction.TableSink;
+import io.bellows.engine.internal.compaction.VersionPruner;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.MergingIterator;
+import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.version.FileMeta;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes MemStore segments into tables through the scheme's flush outputs, dropping the versions no
+ * snapshot can see. Used by the flush job and by recovery.
+ */
+final class FlushWriter {
+    private final EngineContext ctx;
+
+    FlushWriter(EngineContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Writes the segments' data (none if they hold nothing); the tables stay pending until installed. */
+    List<FileMeta> write(List<Segment> segments) throws IOException {
+        List<InternalIterator> its = new ArrayList<>();
+        for (Segment s : segments) {
+            its.add(s.iterator());
+        }
+        TableSink out = ctx.scheme.flushOutputs(ctx.writeContext(ctx.counters.flushBytesWritten));
+        try (MergingIterator it = new MergingIterator(its)) {
+            VersionPruner pruner = new VersionPruner(ctx.snapshots.sequences(), null);
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                    out.add(it.key(), it.sequence(), it.kind(), it.value());
+                }
+            }
+            return out.finish();
+        } catch (IOException | RuntimeException e) {
+            out.abandon();
+            ctx.pendingOutputs.removeAll(out.created());
+            throw e;
+        }
+    }
+}

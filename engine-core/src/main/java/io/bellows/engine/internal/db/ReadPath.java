@@ -1,0 +1,137 @@
+package io.bellows.engine.internal.db;
+
+import io.bellows.engine.Cursor;
+import io.bellows.engine.EngineIOException;
+import io.bellows.engine.ReadOptions;
+import io.bellows.engine.Snapshot;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.memstore.MemStoreView;
+import io.bellows.engine.internal.version.Version;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Reads without locks: a MemStore view, then a reference-counted version, then the visible sequence
+ * (its snapshot's, or the latest published), taken in that order so that a flush installing its table
+ * before dropping the MemStore snapshot never hides data from a reader. Point reads probe the MemStore,
+ * then the tables the scheme names; cursors merge both and hold the view and version until closed.
+ */
+final class ReadPath {
+    private final EngineState state;
+    private final EngineContext ctx;
+    private final CompactionScheduler compactions;
+    /** The engine that snapshots belong to: a snapshot of another engine is refused. */
+    private final Object owner;
+
+    ReadPath(EngineState state, EngineContext ctx, CompactionScheduler compactions, Object owner) {
+        this.state = state;
+        this.ctx = ctx;
+        this.compactions = compactions;
+        this.owner = owner;
+    }
+
+    byte[] get(byte[] key, ReadOptions ro) {
+        Lookup lk = lookup(key, ro);
+        return lk == null ? null : lk.value.clone();
+    }
+
+    int get(byte[] key, byte[] dst, int off, ReadOptions ro) {
+        Objects.requireNonNull(dst, "dst");
+        if (off < 0 || off > dst.length) {
+            throw new IllegalArgumentException("offset " + off + " outside the buffer of " + dst.length + " bytes");
+        }
+        Lookup lk = lookup(key, ro);
+        if (lk == null) {
+            return -1;
+        }
+        System.arraycopy(lk.value, 0, dst, off, Math.min(lk.value.length, dst.length - off));
+        return lk.value.length;
+    }
+
+    /** The live PUT of {@code key} visible to {@code ro}, or null. */
+    private Lookup lookup(byte[] key, ReadOptions ro) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(ro, "options");
+        state.checkOpen();
+        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
+                    + InternalKeys.MAX_KEY_LENGTH + " bytes");
+        }
+        ctx.counters.gets.increment();
+        Lookup lk = new Lookup();
+        MemStoreView view = ctx.memstore.view();
+        Version v = ctx.versions.acquireCurrent();
+        try {
+            long seq = readSequence(ro);
+            if (view.get(key, seq, lk)) {
+                return lk.kind == InternalKeys.KIND_PUT ? lk : null;
+            }
+            if (ctx.scheme.get(v, key, seq, ctx.tables, ro.fillCache(), lk, ctx.counters)) {
+                return lk.kind == InternalKeys.KIND_PUT ? lk : null;
+            }
+            return null;
+        } catch (IOException e) {
+            throw new EngineIOException("get failed: " + e.getMessage(), e);
+        } finally {
+            v.release();
+            view.close();
+        }
+    }
+
+    /** The sequence a read sees: its snapshot's, or the latest published (read after taking the view). */
+    private long readSequence(ReadOptions ro) {
+        Snapshot s = ro.snapshot();
+        if (s == null) {
+            return ctx.versions.lastSequence();
+        }
+        if (!(s instanceof SnapshotImpl) || ((SnapshotImpl) s).owner() != owner) {
+            throw new IllegalArgumentException("snapshot " + s + " does not belong to this engine");
+        }
+        return ((SnapshotImpl) s).checkedSequence();
+    }
+
+    Snapshot snapshot() {
+        state.checkOpen();
+        synchronized (ctx.snapshots) {
+            long seq = ctx.versions.lastSequence();
+            ctx.snapshots.add(seq);
+            return new SnapshotImpl(seq, owner, ctx.snapshots);
+        }
+    }
+
+    Cursor cursor(ReadOptions ro) {
+        Objects.requireNonNull(ro, "options");
+        state.checkOpen();
+        MemStoreView view = ctx.memstore.view();
+        Version v = ctx.versions.acquireCurrent();
+        try {
+            long seq = readSequence(ro);
+            List<InternalIterator> sources = new ArrayList<>(view.iterators());
+            sources.addAll(ctx.scheme.cursorSources(v, ctx.tables, ro.fillCache()));
+            return new DbCursor(this, sources, view, v, seq, ro.lowerBound(), ro.upperBound());
+        } catch (IOException e) {
+            v.release();
+            view.close();
+            throw new EngineIOException("cursor failed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            v.release();
+            view.close();
+            throw e;
+        }
+    }
+
+    /** A cursor seek, for the scheme's seek-based compaction; locks only when a compaction becomes due. */
+    void cursorSeeked(byte[] key) {
+        if (ctx.scheme.onSeek(key, ctx.versions.lastSequence())) {
+            compactions.scheduleLocked();
+        }
+    }
+
+    void checkOpen() {
+        state.checkOpen();
+    }
+}

@@ -1,0 +1,166 @@
+package io.bellows.engine.internal.db;
+
+import io.bellows.engine.EngineClosedException;
+import io.bellows.engine.EngineIOException;
+import io.bellows.engine.MemoryLimitException;
+import io.bellows.engine.internal.compaction.WritePressure;
+import io.bellows.engine.internal.memstore.MemStore;
+import io.bellows.engine.internal.util.GuardedBy;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Backpressure for the write group at the head of the queue: delays it once when the scheme reports
+ * SLOWDOWN, waits while the scheme says STOP or a MemStore snapshot is still being flushed, waits
+ * (bounded) for MemStore memory, and switches to a new MemStore when the current one is due for a flush.
+ * Every wait is counted as a stall.
+ */
+final class StallController {
+    private static final long STALL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often a write waiting for MemStore memory rechecks: views close without signalling. */
+    private static final long MEMORY_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How long a write waits for MemStore memory before it is refused (before being logged). */
+    private static final long MEMORY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private final EngineState state;
+    private final EngineContext ctx;
+    private final MemStore memstore;
+    private final FlushScheduler flushes;
+    private final CompactionScheduler compactions;
+
+    StallController(EngineState state, EngineContext ctx, FlushScheduler flushes, CompactionScheduler compactions) {
+        this.state = state;
+        this.ctx = ctx;
+        this.memstore = ctx.memstore;
+        this.flushes = flushes;
+        this.compactions = compactions;
+    }
+
+    /** What the group at the head of the queue must do next. */
+    private enum Step { DELAY, WAIT_FOR_BACKGROUND, SWITCH_TO_FREE_MEMORY, WAIT_FOR_MEMORY, SWITCH, PROCEED }
+
+    /**
+     * REQUIRES: lock held, caller is the leader. Returns once a group of {@code entries} cells in
+     * {@code bytes} may be logged and inserted; with {@code force} (a requested flush), once the MemStore
+     * holding data has been switched. A group the MemStore's memory cannot take waits here, before it
+     * is logged, so an insert never fails after its WAL append.
+     */
+    @GuardedBy("state.lock")
+    void makeRoom(boolean force, long bytes, long entries) throws IOException {
+        boolean allowDelay = !force;
+        long stallStart = 0;
+        long memoryWaitStart = 0;
+        try {
+            while (true) {
+                if (state.closing) {
+                    throw new EngineClosedException("engine is closed");
+                }
+                switch (next(force, allowDelay, bytes, entries)) {
+                    case DELAY:
+                        // Delay this group by 1 ms once instead of stopping later for seconds (LevelDB's rule).
+                        allowDelay = false;
+                        delayOnce();
+                        break;
+                    case WAIT_FOR_BACKGROUND:
+                        flushes.checkCloseNotBlocked();
+                        if (stallStart == 0) {
+                            stallStart = System.nanoTime();
+                            ctx.counters.stalls.increment();
+                        }
+                        compactions.maybeSchedule();
+                        state.backgroundChanged.awaitNanos(STALL_RECHECK_NANOS);
+                        break;
+                    case SWITCH_TO_FREE_MEMORY:
+                        flushes.switchMemStore();
+                        break;
+                    case WAIT_FOR_MEMORY:
+                        // The flush, an in-memory compaction or readers closing their views return memory;
+                        // long-lived cursors may never do, so the wait is bounded.
+                        flushes.checkCloseNotBlocked();
+                        long now = System.nanoTime();
+                        if (memoryWaitStart == 0) {
+                            memoryWaitStart = now;
+                            if (stallStart == 0) {
+                                stallStart = now;
+                                ctx.counters.stalls.increment();
+                            }
+                        } else if (now - memoryWaitStart > MEMORY_WAIT_NANOS) {
+                            throw new MemoryLimitException("the MemStore's memory had no room for a write of " + bytes
+                                    + " bytes for " + TimeUnit.NANOSECONDS.toSeconds(MEMORY_WAIT_NANOS) + " s ("
+                                    + memstore.stats().pool + "); raise offHeapLimit, or close long-lived cursors,"
+                                    + " which pin the MemStore memory they read");
+                        }
+                        state.backgroundChanged.awaitNanos(MEMORY_RECHECK_NANOS);
+                        break;
+                    case SWITCH:
+                        flushes.switchMemStore();
+                        force = false;
+                        break;
+                    case PROCEED:
+                        return;
+                    default:
+                        throw new AssertionError();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineIOException("interrupted while waiting for a flush", new InterruptedIOException());
+        } finally {
+            if (stallStart != 0) {
+                ctx.counters.stallNanos.add(System.nanoTime() - stallStart);
+            }
+        }
+    }
+
+    /** The first rule that applies, in priority order. */
+    @GuardedBy("state.lock")
+    private Step next(boolean force, boolean allowDelay, long bytes, long entries) {
+        WritePressure pressure = ctx.scheme.pressure(ctx.versions.current());
+        if (allowDelay && pressure == WritePressure.SLOWDOWN) {
+            return Step.DELAY;
+        }
+        boolean stopped = pressure == WritePressure.STOP && !(force && state.closeRequested);
+        if (stopped || snapshotBlocksSwitch(force)) {
+            return Step.WAIT_FOR_BACKGROUND;
+        }
+        if (force) {
+            return memstore.isActiveEmpty() ? Step.PROCEED : Step.SWITCH;
+        }
+        if (!memstore.hasRoomFor(bytes, entries)) {
+            // A bounded (off-heap) MemStore is full: flushing it frees its memory, if there is no
+            // snapshot still holding memory and the flush frees enough to be worth a table.
+            return !memstore.hasSnapshot() && flushFreesMemory() ? Step.SWITCH_TO_FREE_MEMORY : Step.WAIT_FOR_MEMORY;
+        }
+        return memstore.shouldFlush() ? Step.SWITCH : Step.PROCEED;
+    }
+
+    /** Whether the MemStore needs switching (forced with data, or due) but the last snapshot is not flushed. */
+    private boolean snapshotBlocksSwitch(boolean force) {
+        return memstore.hasSnapshot() && (force ? !memstore.isActiveEmpty() : memstore.shouldFlush());
+    }
+
+    @GuardedBy("state.lock")
+    private void delayOnce() {
+        ctx.counters.stalls.increment();
+        long t0 = System.nanoTime();
+        state.lock.unlock();
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            state.lock.lock();
+        }
+        ctx.counters.stallNanos.add(System.nanoTime() - t0);
+    }
+
+    /**
+     * Whether flushing the MemStore would give back enough memory to be worth a table: an eighth of a
+     * MemStore's worth. When readers pin the rest of the pool, flushing what a few groups added would
+     * leave a tiny table per group; the group waits for the readers instead. Counted in memory, not
+     * data: cells of empty keys and values fill chunks without adding data bytes.
+     */
+    private boolean flushFreesMemory() {
+        return !memstore.isActiveEmpty() && memstore.stats().offHeapBytes >= ctx.options.memstoreSize() / 8;
+    }
+}

@@ -1,0 +1,24 @@
+package io.bellows.engine.internal.table;
+
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.Lookup;
+import java.io.IOException;
+
+/**
+ * An open table of any format, as the table cache holds it: a point lookup, a full iterator, and close.
+ * Schemes that need more of their own format ask the cache for the concrete reader by class.
+ */
+public interface OpenTable extends AutoCloseable {
+    /**
+     * The newest entry of {@code key} with a sequence at or below {@code seq}, into {@code out}; false
+     * if the table has none. {@code fillCache} says whether blocks read enter a cache.
+     */
+    boolean get(byte[] key, long seq, boolean fillCache, Lookup out) throws IOException;
+
+    /** Every entry in internal-key order. */
+    InternalIterator iterator(boolean fillCache) throws IOException;
+
+    /** Closes the file; reads after close fail. */
+    @Override
+    void close();
+}

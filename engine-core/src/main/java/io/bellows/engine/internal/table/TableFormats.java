@@ -1,0 +1,49 @@
+package io.bellows.engine.internal.table;
+
+import io.bellows.engine.CorruptionException;
+import io.bellows.engine.internal.io.FileHeader;
+import io.bellows.engine.internal.io.ReadableFile;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.util.Coding;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The table-format registry of one engine: file-header kind to the opener of that format. SSTables are
+ * the base format; a scheme that writes another format registers its opener (with whatever caches it
+ * owns) when the engine starts. A kind nobody registered is opened as an SSTable, whose reader rejects
+ * the header with a {@link CorruptionException} naming the file and offset.
+ */
+public final class TableFormats {
+    /** Opens one table file of a format; the opener verifies the header and owns {@code file} on success. */
+    @FunctionalInterface
+    public interface Opener {
+        OpenTable open(ReadableFile file, Path path, long number) throws IOException;
+    }
+
+    private final Opener base;
+    private final Map<Integer, Opener> openers = new ConcurrentHashMap<>();
+
+    public TableFormats(BlockCache blockCache, EngineCounters counters) {
+        this.base = (file, path, number) -> TableReader.open(file, path, number, blockCache, counters);
+        openers.put(FileHeader.KIND_SSTABLE, base);
+    }
+
+    /** Registers the opener of files whose header kind is {@code kind}; a kind is registered once. */
+    public void register(int kind, Opener opener) {
+        if (openers.putIfAbsent(kind, opener) != null) {
+            throw new IllegalStateException("table kind " + kind + " is already registered");
+        }
+    }
+
+    /** Opens {@code file} with the opener its header's kind names. */
+    public OpenTable open(ReadableFile file, Path path, long number) throws IOException {
+        if (file.size() < FileHeader.LENGTH) {
+            throw new CorruptionException(path, 0, "file too short for a header (" + file.size() + " bytes)");
+        }
+        int kind = Coding.getShort(file.read(0, FileHeader.LENGTH), 8);
+        return openers.getOrDefault(kind, base).open(file, path, number);
+    }
+}
