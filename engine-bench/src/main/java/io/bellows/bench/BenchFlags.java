@@ -3,12 +3,12 @@ package io.bellows.bench;
 import io.bellows.engine.CompactionOptions;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
+import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.TrieOptions;
-import io.bellows.engine.internal.key.InternalKeys;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -157,7 +157,7 @@ final class BenchFlags {
                 "operations of each YCSB workload (YCSB's operationcount; its recordcount is --num)",
                 (v, s) -> v.operations = longIn("operations", s, 1, MAX_NUM));
         add(m, "key_size", "BYTES", "16", "key length; keys of fewer than 8 bytes limit num",
-                (v, s) -> v.keySize = (int) longIn("key_size", s, 1, InternalKeys.MAX_KEY_LENGTH));
+                (v, s) -> v.keySize = (int) longIn("key_size", s, 1, Engine.MAX_KEY_LENGTH));
         add(m, "value_size", "BYTES", "100", "value length",
                 (v, s) -> v.valueSize = (int) bytesIn("value_size", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
         add(m, "value_size_min", "BYTES", "value_size",

@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TrieOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -86,6 +88,74 @@ class BenchFlagsTest {
         assertEquals(0, o.seekNexts());
         assertTrue(o.histogram());
         assertEquals(Path.of("out.csv"), o.csv());
+    }
+
+    @Test
+    void schemeFlagsSetTheirSchemesOptions() {
+        BenchOptions o = BenchFlags.parse("--compaction=FLSM", "--flsm_top_level_bits=21", "--flsm_bit_decrement=3",
+                "--flsm_max_tables_per_guard=6", "--flsm_guard_max_bytes=32M", "--flsm_seek_compaction=0",
+                "--flsm_parallel_seeks=true");
+        assertEquals(CompactionStyle.FLSM, o.engineOptions().compaction());
+        assertEquals(FlsmOptions.builder().guardBits(21, 3).maxTablesPerGuard(6).guardMaxBytes(32L << 20)
+                .seekCompactionThreshold(0).parallelSeeks(true).build(), o.bellowsOptions().compactionOptions());
+        assertEquals(FlsmOptions.builder().guardBits(27, 1).build(),
+                BenchFlags.parse("--compaction=FLSM", "--flsm_bit_decrement=1").bellowsOptions().compactionOptions(),
+                "an unset guard-bit flag keeps its default");
+        BenchOptions trie = BenchFlags.parse("--compaction=lsm_trie", "--trie_table_buckets=512");
+        assertEquals(TrieOptions.builder().tableBuckets(512).build(), trie.bellowsOptions().compactionOptions());
+        // The scheme may come from --engine instead of --compaction.
+        BenchOptions named = BenchFlags.parse("--engine=bellows:FLSM/NONE", "--flsm_max_tables_per_guard=7");
+        assertEquals(7, ((FlsmOptions) named.bellowsOptions().compactionOptions()).maxTablesPerGuard());
+        assertEquals(CompactionStyle.FLSM, named.bellowsOptions().compaction());
+        assertEquals(FlsmOptions.defaults(), BenchFlags.parse("--compaction=FLSM").bellowsOptions().compactionOptions());
+    }
+
+    @Test
+    void schemeFlagsOfAnotherSchemeAreRejectedNamingFlagAndScheme() {
+        assertRejected("--flsm_max_tables_per_guard is an option of compaction scheme FLSM, but this run's scheme is"
+                + " LEVELED (select it with --compaction=FLSM or --engine=bellows:FLSM)", "--flsm_max_tables_per_guard=6");
+        assertRejected("--flsm_top_level_bits is an option of compaction scheme FLSM, but this run's scheme is LSM_TRIE",
+                "--compaction=LSM_TRIE", "--flsm_top_level_bits=20");
+        assertRejected("--trie_table_buckets is an option of compaction scheme LSM_TRIE, but this run's scheme is FLSM",
+                "--compaction=FLSM", "--trie_table_buckets=512");
+        assertRejected("--flsm_parallel_seeks is an option of compaction scheme FLSM, but this run's scheme is LEVELED",
+                "--compaction=FLSM", "--engine=bellows:LEVELED/NONE", "--flsm_parallel_seeks=true");
+        assertRejected("--flsm_seek_compaction is an option of compaction scheme FLSM, but this run's engine is rocksdb",
+                "--compaction=FLSM", "--engine=rocksdb", "--flsm_seek_compaction=5");
+        assertRejected("--trie_table_buckets is an option of compaction scheme LSM_TRIE, but no engine of --engines"
+                + " uses LSM_TRIE", "--engines=bellows:LEVELED/NONE,bellows:FLSM/NONE,rocksdb", "--trie_table_buckets=64");
+        // Range checks and the guard-bit check still name their limits.
+        assertRejected("--flsm_max_tables_per_guard must be between 1 and 1000", "--compaction=FLSM",
+                "--flsm_max_tables_per_guard=0");
+        assertRejected("--trie_table_buckets: trieTableBuckets must be between 4 and 65000, got 2",
+                "--compaction=LSM_TRIE", "--trie_table_buckets=2");
+        assertRejected("FLSM guard bits: level 19 would need -11 hash bits", "--compaction=FLSM", "--num_levels=20");
+        assertRejected("FLSM guard bits: level 9 would need -1 hash bits", "--engine=bellows:FLSM/NONE",
+                "--num_levels=10", "--flsm_top_level_bits=17");
+        // Other schemes keep their own limits: numLevels 20 is fine for LEVELED.
+        assertEquals(20, BenchFlags.parse("--num_levels=20").engineOptions().numLevels());
+    }
+
+    @Test
+    void compareModeForwardsSchemeFlagsToTheirSchemeOnly() {
+        BenchOptions o = BenchFlags.parse("--engines=bellows:LEVELED/NONE,bellows:FLSM/NONE,rocksdb",
+                "--flsm_max_tables_per_guard=6", "--num=1000");
+        assertEquals(3, o.engines().size());
+        List<String> args = List.of("--flsm_max_tables_per_guard=6", "--num=1000", "--flsm_parallel_seeks",
+                "--trie_table_buckets=64");
+        assertEquals(List.of("--num=1000"), BenchFlags.forwardedTo(o.engines().get(0), args));
+        assertEquals(List.of("--flsm_max_tables_per_guard=6", "--num=1000", "--flsm_parallel_seeks"),
+                BenchFlags.forwardedTo(o.engines().get(1), args));
+        assertEquals(List.of("--num=1000"), BenchFlags.forwardedTo(o.engines().get(2), args));
+        assertEquals(List.of("--num=1000", "--trie_table_buckets=64"),
+                BenchFlags.forwardedTo(EngineSpec.parse("bellows:LSM_TRIE/NONE"), args));
+        assertEquals(CompactionStyle.FLSM, BenchFlags.schemeOf("flsm_bit_decrement"));
+        assertEquals(CompactionStyle.LSM_TRIE, BenchFlags.schemeOf("trie_table_buckets"));
+        assertNull(BenchFlags.schemeOf("num_levels"));
+        // A child gets exactly those: it runs its scheme with them.
+        BenchOptions child = BenchFlags.parse("--flsm_max_tables_per_guard=6", "--num=1000",
+                "--engine=bellows:FLSM/NONE");
+        assertEquals(6, ((FlsmOptions) child.bellowsOptions().compactionOptions()).maxTablesPerGuard());
     }
 
     @Test

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.LeveledOptions;
+import io.bellows.engine.TrieOptions;
 import io.bellows.engine.MemoryLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,18 @@ class EngineSpecTest {
                 assertEquals(p, applied.inMemoryCompaction());
             }
         }
+    }
+
+    @Test
+    void applyKeepsTheSchemeOptionsOfItsOwnScheme() {
+        FlsmOptions flsm = FlsmOptions.builder().maxTablesPerGuard(6).build();
+        EngineOptions withFlsm = EngineOptions.builder().compaction(flsm).build();
+        assertEquals(flsm, EngineSpec.parse("bellows:FLSM/BASIC").apply(withFlsm).compactionOptions());
+        assertEquals(TrieOptions.defaults(), EngineSpec.parse("bellows:LSM_TRIE/NONE").apply(withFlsm).compactionOptions(),
+                "another scheme runs with its defaults");
+        assertEquals(LeveledOptions.defaults(), EngineSpec.parse("bellows:LEVELED/NONE").apply(withFlsm)
+                .compactionOptions());
+        assertEquals(FlsmOptions.defaults(), EngineSpec.parse("bellows:FLSM/NONE").apply(DEFAULTS).compactionOptions());
     }
 
     @Test

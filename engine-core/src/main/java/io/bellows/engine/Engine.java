@@ -5,12 +5,15 @@ import java.nio.file.Path;
 
 /**
  * An open Bellows store: an ordered map of byte-string keys to byte-string values persisted in a
- * directory. Safe for use by any number of threads. Keys are 0 to 65535 bytes, ordered unsigned
+ * directory. Safe for use by any number of threads. Keys are 0 to {@link #MAX_KEY_LENGTH} bytes, ordered unsigned
  * lexicographically; values are 0 to {@link EngineOptions#maxValueLength()} bytes. Calls after
  * {@link #close()} throw {@link EngineClosedException}; damaged files raise {@link CorruptionException};
  * I/O failures raise {@link EngineIOException}.
  */
 public interface Engine extends AutoCloseable {
+    /** The longest key, in bytes: key lengths are stored as unsigned 16-bit integers. */
+    int MAX_KEY_LENGTH = 65535;
+
     /**
      * Opens (creating if missing and allowed) the store in {@code dir}. Fails if another engine, in this
      * process or another, has it open; if it was written by another compaction scheme or another

@@ -126,9 +126,9 @@ public final class WriteBatch {
     }
 
     static void checkKey(byte[] key) {
-        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
+        if (key.length > Engine.MAX_KEY_LENGTH) {
             throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
-                    + InternalKeys.MAX_KEY_LENGTH + " bytes");
+                    + Engine.MAX_KEY_LENGTH + " bytes");
         }
     }
 

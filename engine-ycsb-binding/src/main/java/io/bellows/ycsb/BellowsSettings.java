@@ -1,10 +1,13 @@
 package io.bellows.ycsb;
 
+import io.bellows.engine.CompactionOptions;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TrieOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,12 +25,14 @@ import site.ycsb.DBException;
 /**
  * The binding's YCSB properties ({@code bellows.*}) turned into engine options. Every {@code bellows.*} key
  * must be known and well formed: a typo that silently fell back to a default would make a benchmark measure
- * a configuration nobody asked for. Enums are parsed by constant name, so a scheme or MemStore policy added
- * to the engine is accepted here without a change.
+ * a configuration nobody asked for. For the same reason a key of one compaction scheme ({@code bellows.flsm_*},
+ * {@code bellows.trie_*}) is refused unless {@code bellows.compaction} selects that scheme. Enums are parsed by
+ * constant name, so a scheme or MemStore policy added to the engine is accepted here without a change.
  */
 final class BellowsSettings {
     static final String PREFIX = "bellows.";
     static final String DIR = "bellows.dir";
+    static final String COMPACTION = "bellows.compaction";
     static final String DURABILITY = "bellows.durability";
     static final String L0_COMPACTION = "bellows.l0_compaction_trigger";
     static final String L0_SLOWDOWN = "bellows.l0_slowdown_trigger";
@@ -43,11 +48,19 @@ final class BellowsSettings {
 
     private static final Pattern BYTES = Pattern.compile("(\\d{1,19})([kmgt]?)", Pattern.CASE_INSENSITIVE);
 
-    /** The keys other than {@link #DIR}, {@link #DURABILITY} and the L0 triggers, each with its builder call. */
+    /** Key prefixes of the options of one compaction scheme, with that scheme. */
+    private static final Map<String, CompactionStyle> SCHEME_PREFIXES =
+            Map.of("bellows.flsm_", CompactionStyle.FLSM, "bellows.trie_", CompactionStyle.LSM_TRIE);
+
+    /** The keys other than {@link #DIR}, {@link #DURABILITY} and the grouped ones, each with its builder call. */
     private static final Map<String, Option> OPTIONS = new TreeMap<>();
+    /** The FLSM keys other than the grouped guard bits, each with its {@link FlsmOptions.Builder} call. */
+    private static final Map<String, SchemeOption<FlsmOptions.Builder>> FLSM_OPTIONS = new TreeMap<>();
+    /** The LSM_TRIE keys other than the grouped pile limits, each with its {@link TrieOptions.Builder} call. */
+    private static final Map<String, SchemeOption<TrieOptions.Builder>> TRIE_OPTIONS = new TreeMap<>();
 
     static {
-        OPTIONS.put("bellows.compaction", (b, k, v) -> b.compaction(parseEnum(k, v, CompactionStyle.class)));
+        OPTIONS.put(COMPACTION, (b, k, v) -> b.compaction(parseEnum(k, v, CompactionStyle.class)));
         OPTIONS.put("bellows.inmemory", (b, k, v) -> b.inMemoryCompaction(parseEnum(k, v, InMemoryCompaction.class)));
         OPTIONS.put("bellows.memstore_size", (b, k, v) -> b.memstoreSize(parseBytes(k, v)));
         OPTIONS.put("bellows.max_value_length", (b, k, v) -> b.maxValueLength(parseIntBytes(k, v)));
@@ -71,17 +84,17 @@ final class BellowsSettings {
         OPTIONS.put("bellows.mslab_chunk_size", (b, k, v) -> b.mslabChunkSize(parseIntBytes(k, v)));
         OPTIONS.put("bellows.memory_layout", (b, k, v) -> b.memoryLayout(parseEnum(k, v, MemoryLayout.class)));
         OPTIONS.put("bellows.offheap_limit", (b, k, v) -> b.offHeapLimit(parseBytes(k, v)));
-        OPTIONS.put("bellows.flsm_max_tables_per_guard", (b, k, v) -> b.flsmMaxTablesPerGuard(parseInt(k, v)));
-        OPTIONS.put("bellows.flsm_guard_max_bytes", (b, k, v) -> b.flsmGuardMaxBytes(parseBytes(k, v)));
-        OPTIONS.put("bellows.flsm_seek_compaction_threshold",
-                (b, k, v) -> b.flsmSeekCompactionThreshold(parseInt(k, v)));
-        OPTIONS.put("bellows.flsm_parallel_seeks", (b, k, v) -> b.flsmParallelSeeks(parseBoolean(k, v)));
-        OPTIONS.put("bellows.trie_depth", (b, k, v) -> b.trieDepth(parseInt(k, v)));
-        OPTIONS.put("bellows.trie_table_buckets", (b, k, v) -> b.trieTableBuckets(parseInt(k, v)));
-        OPTIONS.put("bellows.trie_bloom_bits", (b, k, v) -> b.trieBloomBitsPerKey(parseInt(k, v)));
-        OPTIONS.put("bellows.trie_filter_cache_size", (b, k, v) -> b.trieFilterCacheSize(parseBytes(k, v)));
-        OPTIONS.put("bellows.trie_gc_garbage_ratio", (b, k, v) -> b.trieGcGarbageRatio(parseDouble(k, v)));
-        OPTIONS.put("bellows.trie_hash_seed", (b, k, v) -> b.trieHashSeed(parseLong(k, v)));
+        FLSM_OPTIONS.put("bellows.flsm_max_tables_per_guard", (b, k, v) -> b.maxTablesPerGuard(parseInt(k, v)));
+        FLSM_OPTIONS.put("bellows.flsm_guard_max_bytes", (b, k, v) -> b.guardMaxBytes(parseBytes(k, v)));
+        FLSM_OPTIONS.put("bellows.flsm_seek_compaction_threshold",
+                (b, k, v) -> b.seekCompactionThreshold(parseInt(k, v)));
+        FLSM_OPTIONS.put("bellows.flsm_parallel_seeks", (b, k, v) -> b.parallelSeeks(parseBoolean(k, v)));
+        TRIE_OPTIONS.put("bellows.trie_depth", (b, k, v) -> b.depth(parseInt(k, v)));
+        TRIE_OPTIONS.put("bellows.trie_table_buckets", (b, k, v) -> b.tableBuckets(parseInt(k, v)));
+        TRIE_OPTIONS.put("bellows.trie_bloom_bits", (b, k, v) -> b.bloomBitsPerKey(parseInt(k, v)));
+        TRIE_OPTIONS.put("bellows.trie_filter_cache_size", (b, k, v) -> b.filterCacheSize(parseBytes(k, v)));
+        TRIE_OPTIONS.put("bellows.trie_gc_garbage_ratio", (b, k, v) -> b.gcGarbageRatio(parseDouble(k, v)));
+        TRIE_OPTIONS.put("bellows.trie_hash_seed", (b, k, v) -> b.hashSeed(parseLong(k, v)));
     }
 
     private final Path dir;
@@ -100,6 +113,8 @@ final class BellowsSettings {
     /** Every {@code bellows.*} key this binding accepts, sorted. */
     static String[] knownKeys() {
         TreeSet<String> keys = new TreeSet<>(OPTIONS.keySet());
+        keys.addAll(FLSM_OPTIONS.keySet());
+        keys.addAll(TRIE_OPTIONS.keySet());
         keys.add(DIR);
         keys.add(DURABILITY);
         keys.addAll(GROUPED);
@@ -125,24 +140,40 @@ final class BellowsSettings {
         }
         EngineOptions defaults = EngineOptions.defaults();
         EngineOptions.Builder builder = EngineOptions.builder();
+        FlsmOptions.Builder flsm = FlsmOptions.builder();
+        TrieOptions.Builder trie = TrieOptions.builder();
+        CompactionStyle style = given.containsKey(COMPACTION)
+                ? parseEnum(COMPACTION, given.get(COMPACTION), CompactionStyle.class) : defaults.compaction();
         Durability durability = Durability.ASYNC;
         for (Map.Entry<String, String> e : given.entrySet()) {
             String key = e.getKey();
             String value = e.getValue();
-            if (key.equals(DIR) || GROUPED.contains(key)) {
-                continue;
-            }
             if (key.equals(DURABILITY)) {
                 durability = parseEnum(key, value, Durability.class);
                 continue;
             }
             Option option = OPTIONS.get(key);
-            if (option == null) {
+            SchemeOption<FlsmOptions.Builder> flsmOption = FLSM_OPTIONS.get(key);
+            SchemeOption<TrieOptions.Builder> trieOption = TRIE_OPTIONS.get(key);
+            boolean known = option != null || flsmOption != null || trieOption != null;
+            if (!known && !key.equals(DIR) && !GROUPED.contains(key)) {
                 throw new DBException("unknown property " + key + "; the Bellows binding accepts "
                         + String.join(", ", knownKeys()));
             }
+            CompactionStyle scheme = schemeOf(key);
+            if (scheme != null && scheme != style) {
+                throw new DBException(key + " is an option of compaction scheme " + scheme + ", but " + COMPACTION
+                        + " is " + style + (given.containsKey(COMPACTION) ? "" : " (the default)") + "; set "
+                        + COMPACTION + "=" + scheme + " to use it");
+            }
             try {
-                option.apply(builder, key, value);
+                if (option != null) {
+                    option.apply(builder, key, value);
+                } else if (flsmOption != null) {
+                    flsmOption.apply(flsm, key, value);
+                } else if (trieOption != null) {
+                    trieOption.apply(trie, key, value);
+                }
             } catch (IllegalArgumentException limit) {
                 throw new DBException(key + "=" + value + " is out of range: " + limit.getMessage(), limit);
             }
@@ -159,10 +190,10 @@ final class BellowsSettings {
             }
         }
         if (given.containsKey(FLSM_TOP_BITS) || given.containsKey(FLSM_BIT_DECREMENT)) {
-            int top = intOr(given, FLSM_TOP_BITS, defaults.flsmTopLevelBits());
-            int decrement = intOr(given, FLSM_BIT_DECREMENT, defaults.flsmBitDecrement());
+            int top = intOr(given, FLSM_TOP_BITS, FlsmOptions.defaults().topLevelBits());
+            int decrement = intOr(given, FLSM_BIT_DECREMENT, FlsmOptions.defaults().bitDecrement());
             try {
-                builder.flsmGuardBits(top, decrement);
+                flsm.guardBits(top, decrement);
             } catch (IllegalArgumentException limit) {
                 throw new DBException(FLSM_TOP_BITS + "/" + FLSM_BIT_DECREMENT + " = " + top + "/" + decrement
                         + " rejected: " + limit.getMessage(), limit);
@@ -170,16 +201,22 @@ final class BellowsSettings {
         }
         if (given.containsKey(TRIE_PILE_TRIGGER) || given.containsKey(TRIE_PILE_SLOWDOWN)
                 || given.containsKey(TRIE_PILE_STOP)) {
-            int trigger = intOr(given, TRIE_PILE_TRIGGER, defaults.triePileTrigger());
-            int slowdown = intOr(given, TRIE_PILE_SLOWDOWN, defaults.triePileSlowdown());
-            int stop = intOr(given, TRIE_PILE_STOP, defaults.triePileStop());
+            int trigger = intOr(given, TRIE_PILE_TRIGGER, TrieOptions.defaults().pileTrigger());
+            int slowdown = intOr(given, TRIE_PILE_SLOWDOWN, TrieOptions.defaults().pileSlowdown());
+            int stop = intOr(given, TRIE_PILE_STOP, TrieOptions.defaults().pileStop());
             try {
-                builder.triePileLimits(trigger, slowdown, stop);
+                trie.pileLimits(trigger, slowdown, stop);
             } catch (IllegalArgumentException limit) {
                 throw new DBException(TRIE_PILE_TRIGGER + "/" + TRIE_PILE_SLOWDOWN + "/" + TRIE_PILE_STOP + " = "
                         + trigger + "/" + slowdown + "/" + stop + " rejected: " + limit.getMessage(), limit);
             }
         }
+        CompactionOptions schemeOptions = switch (style) {
+            case FLSM -> flsm.build();
+            case LSM_TRIE -> trie.build();
+            default -> CompactionOptions.defaults(style);
+        };
+        builder.compaction(schemeOptions);
         EngineOptions options;
         try {
             options = builder.build();
@@ -295,9 +332,25 @@ final class BellowsSettings {
         return v == null ? fallback : parseInt(key, v);
     }
 
+    /** The compaction scheme a key sets an option of, or null for a key that belongs to no one scheme. */
+    static CompactionStyle schemeOf(String key) {
+        for (Map.Entry<String, CompactionStyle> e : SCHEME_PREFIXES.entrySet()) {
+            if (key.startsWith(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
     /** One {@code bellows.*} key: parses its value and applies it to the builder, which checks the limits. */
     @FunctionalInterface
     private interface Option {
         void apply(EngineOptions.Builder builder, String key, String value) throws DBException;
+    }
+
+    /** One key of a scheme's options: parses its value and applies it to that scheme's options builder. */
+    @FunctionalInterface
+    private interface SchemeOption<B> {
+        void apply(B builder, String key, String value) throws DBException;
     }
 }

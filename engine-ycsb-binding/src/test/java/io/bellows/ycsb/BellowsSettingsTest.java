@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TrieOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -89,14 +91,7 @@ class BellowsSettingsTest {
                 "bellows.flsm_max_tables_per_guard", "6",
                 "bellows.flsm_guard_max_bytes", "32m",
                 "bellows.flsm_seek_compaction_threshold", "0",
-                "bellows.flsm_parallel_seeks", "true",
-                "bellows.trie_depth", "4",
-                "bellows.trie_table_buckets", "512",
-                "bellows.trie_bloom_bits", "12",
-                "bellows.trie_filter_cache_size", "8m",
-                "bellows.trie_gc_garbage_ratio", "0.4",
-                "bellows.trie_hash_seed", "-7",
-                "bellows.trie_pile_stop", "30")).options();
+                "bellows.flsm_parallel_seeks", "true")).options();
         assertEquals(CompactionStyle.FLSM, o.compaction());
         assertEquals(InMemoryCompaction.ADAPTIVE, o.inMemoryCompaction());
         assertEquals(0.05, o.activeSegmentFraction());
@@ -104,29 +99,72 @@ class BellowsSettingsTest {
         assertEquals(0.3, o.adaptiveThreshold());
         assertFalse(o.mslab());
         assertEquals(1 << 20, o.mslabChunkSize());
-        assertEquals(21, o.flsmTopLevelBits());
-        assertEquals(EngineOptions.defaults().flsmBitDecrement(), o.flsmBitDecrement());
-        assertEquals(6, o.flsmMaxTablesPerGuard());
-        assertEquals(32L << 20, o.flsmGuardMaxBytes());
-        assertEquals(0, o.flsmSeekCompactionThreshold());
-        assertTrue(o.flsmParallelSeeks());
-        assertEquals(4, o.trieDepth());
-        assertEquals(512, o.trieTableBuckets());
-        assertEquals(12, o.trieBloomBitsPerKey());
-        assertEquals(8L << 20, o.trieFilterCacheSize());
-        assertEquals(0.4, o.trieGcGarbageRatio());
-        assertEquals(-7L, o.trieHashSeed().getAsLong());
-        assertEquals(EngineOptions.defaults().triePileTrigger(), o.triePileTrigger());
-        assertEquals(30, o.triePileStop());
+        FlsmOptions flsm = (FlsmOptions) o.compactionOptions();
+        assertEquals(21, flsm.topLevelBits());
+        assertEquals(FlsmOptions.defaults().bitDecrement(), flsm.bitDecrement());
+        assertEquals(6, flsm.maxTablesPerGuard());
+        assertEquals(32L << 20, flsm.guardMaxBytes());
+        assertEquals(0, flsm.seekCompactionThreshold());
+        assertTrue(flsm.parallelSeeks());
+    }
+
+    @Test
+    void trieKeysReachTheirOptions() throws DBException {
+        EngineOptions o = BellowsSettings.parse(props(
+                "bellows.dir", "/tmp/db",
+                "bellows.compaction", "lsm_trie",
+                "bellows.trie_depth", "4",
+                "bellows.trie_table_buckets", "512",
+                "bellows.trie_bloom_bits", "12",
+                "bellows.trie_filter_cache_size", "8m",
+                "bellows.trie_gc_garbage_ratio", "0.4",
+                "bellows.trie_hash_seed", "-7",
+                "bellows.trie_pile_stop", "30")).options();
+        assertEquals(CompactionStyle.LSM_TRIE, o.compaction());
+        TrieOptions trie = (TrieOptions) o.compactionOptions();
+        assertEquals(4, trie.depth());
+        assertEquals(512, trie.tableBuckets());
+        assertEquals(12, trie.bloomBitsPerKey());
+        assertEquals(8L << 20, trie.filterCacheSize());
+        assertEquals(0.4, trie.gcGarbageRatio());
+        assertEquals(-7L, trie.hashSeed().getAsLong());
+        assertEquals(TrieOptions.defaults().pileTrigger(), trie.pileTrigger());
+        assertEquals(30, trie.pileStop());
+    }
+
+    @Test
+    void schemeKeysOfAnotherSchemeAreRefusedNamingTheirScheme() throws DBException {
+        assertRefused(props("bellows.dir", "/d", "bellows.flsm_max_tables_per_guard", "6"),
+                "bellows.flsm_max_tables_per_guard is an option of compaction scheme FLSM, but bellows.compaction is"
+                        + " LEVELED (the default); set bellows.compaction=FLSM to use it");
+        assertRefused(props("bellows.dir", "/d", "bellows.compaction", "lsm_trie", "bellows.flsm_bit_decrement", "1"),
+                "bellows.flsm_bit_decrement is an option of compaction scheme FLSM, but bellows.compaction is"
+                        + " LSM_TRIE; set bellows.compaction=FLSM to use it");
+        assertRefused(props("bellows.dir", "/d", "bellows.compaction", "flsm", "bellows.trie_pile_stop", "30"),
+                "bellows.trie_pile_stop is an option of compaction scheme LSM_TRIE, but bellows.compaction is"
+                        + " FLSM; set bellows.compaction=LSM_TRIE to use it");
+        assertRefused(props("bellows.dir", "/d", "bellows.compaction", "leveled", "bellows.trie_depth", "4"),
+                "bellows.trie_depth is an option of compaction scheme LSM_TRIE, but bellows.compaction is"
+                        + " LEVELED; set bellows.compaction=LSM_TRIE to use it");
+        // Its own scheme's keys are accepted, and unset ones keep the scheme's defaults.
+        assertEquals(FlsmOptions.defaults(), BellowsSettings.parse(props("bellows.dir", "/d", "bellows.compaction",
+                "FLSM")).options().compactionOptions());
     }
 
     @Test
     void groupedSchemeKeysReportTheirLimits() {
-        assertRefused(props("bellows.dir", "/tmp/db", "bellows.trie_pile_trigger", "30", "bellows.trie_pile_stop", "20"),
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.compaction", "lsm_trie", "bellows.trie_pile_trigger", "30",
+                "bellows.trie_pile_stop", "20"),
                 "bellows.trie_pile_trigger/bellows.trie_pile_slowdown/bellows.trie_pile_stop = 30/14/20 rejected: "
                         + "trie pile limits must satisfy compaction (30) <= slowdown (14) <= stop (20)");
         assertRefused(props("bellows.dir", "/tmp/db", "bellows.adaptive_threshold", "half"),
                 "bellows.adaptive_threshold=half is not a number");
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.compaction", "flsm", "bellows.flsm_bit_decrement", "17"),
+                "bellows.flsm_top_level_bits/bellows.flsm_bit_decrement = 27/17 rejected: "
+                        + "flsmBitDecrement must be between 0 and 16, got 17");
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.compaction", "flsm", "bellows.num_levels", "20"),
+                "options do not fit together: FLSM guard bits: level 19 would need -11 hash bits; topLevelBits (27)"
+                        + " - (numLevels - 1) (19) * bitDecrement (2) must be at least 1");
     }
 
     @Test

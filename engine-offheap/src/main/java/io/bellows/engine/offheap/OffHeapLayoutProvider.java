@@ -2,7 +2,7 @@ package io.bellows.engine.offheap;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.MemoryLayout;
-import io.bellows.engine.internal.memstore.MemStores;
+import io.bellows.engine.internal.memstore.spi.MslabChunks;
 import io.bellows.engine.internal.memstore.spi.SegmentLayout;
 import io.bellows.engine.internal.memstore.spi.SegmentLayoutProvider;
 import io.netty.buffer.ByteBufAllocator;
@@ -52,7 +52,7 @@ public final class OffHeapLayoutProvider implements SegmentLayoutProvider {
 
     static ChunkPool pool(EngineOptions options, boolean policyCompacts) {
         int chunkSize = dataChunkSize(options, policyCompacts);
-        int indexChunkSize = Math.max(MemStores.MIN_CHUNK, Integer.highestOneBit(chunkSize / 8));
+        int indexChunkSize = Math.max(MslabChunks.MIN_CHUNK, Integer.highestOneBit(chunkSize / 8));
         long limit = options.offHeapLimit() > 0 ? options.offHeapLimit()
                 : EngineOptions.defaultOffHeapLimit(options.memstoreSize());
         boolean checked = Boolean.getBoolean(CHECKED_RELEASE);
@@ -78,7 +78,7 @@ public final class OffHeapLayoutProvider implements SegmentLayoutProvider {
      * of 64 MiB and 256 MiB MemStores; 1.00x for powers of two).
      */
     static int dataChunkSize(EngineOptions options, boolean policyCompacts) {
-        return Integer.highestOneBit(MemStores.chunkSize(options, policyCompacts));
+        return Integer.highestOneBit(MslabChunks.size(options, policyCompacts));
     }
 
     /** The arena chunk (page size << maxOrder) must hold at least one MSLAB chunk to pool it. */

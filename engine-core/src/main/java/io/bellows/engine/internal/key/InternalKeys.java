@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.key;
 
+import io.bellows.engine.Engine;
 import io.bellows.engine.internal.util.Bytes;
 
 /**
@@ -19,7 +20,7 @@ public final class InternalKeys {
     public static final long MAX_SEQUENCE = (1L << 56) - 1;
 
     /** Largest user key length: the public limit, also enforced when reading files. */
-    public static final int MAX_KEY_LENGTH = 65535;
+    public static final int MAX_KEY_LENGTH = Engine.MAX_KEY_LENGTH;
 
     private InternalKeys() {}
 

@@ -3,15 +3,13 @@ package io.bellows.engine.internal.memstore;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.internal.memstore.spi.MslabChunks;
 import io.bellows.engine.internal.memstore.spi.SegmentLayout;
 import io.bellows.engine.internal.memstore.spi.SegmentLayoutProvider;
 import java.util.ServiceLoader;
 
 /** Creates the MemStore an engine's options ask for. */
 public final class MemStores {
-    /** Smallest MSLAB chunk: below it a chunk's tail waste and pool traffic outweigh the gain. */
-    public static final int MIN_CHUNK = 4096;
-
     private MemStores() {}
 
     public static MemStore create(EngineOptions options, MemStoreContext context) {
@@ -55,20 +53,9 @@ public final class MemStores {
                 + " on the class path (no " + SegmentLayoutProvider.class.getName() + " for it was found)");
     }
 
-    /**
-     * The chunk size an MSLAB uses: the configured one, but at most a quarter of an active segment (each
-     * segment leaves its last chunk partly empty, and merged segments keep their chunks until the disk
-     * flush), and never below {@link #MIN_CHUNK}.
-     */
-    public static int chunkSize(EngineOptions options, boolean policyCompacts) {
-        long active = policyCompacts ? (long) (options.memstoreSize() * options.activeSegmentFraction())
-                : options.memstoreSize();
-        return (int) Math.max(MIN_CHUNK, Math.min(options.mslabChunkSize(), active / 4));
-    }
-
     /** The pool keeps enough chunks for a full MemStore plus the snapshot being flushed. */
     static ChunkPool chunkPool(EngineOptions options) {
-        int size = chunkSize(options, true);
+        int size = MslabChunks.size(options, true);
         int pooled = (int) Math.min(1 << 16, 2 * options.memstoreSize() / size + 4);
         return new ChunkPool(size, pooled);
     }

@@ -1,7 +1,6 @@
 package io.bellows.engine.internal.memstore.spi;
 
 import io.bellows.engine.internal.memstore.MemStore;
-import io.bellows.engine.internal.memstore.MemStores;
 import java.util.List;
 
 /**

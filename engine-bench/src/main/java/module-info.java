@@ -1,0 +1,17 @@
+/**
+ * bellows-bench (db_bench-style and YCSB-style workloads on Bellows and RocksDB, charts) and the JMH
+ * micro-benchmarks, which measure some engine internals directly (exported to this module only).
+ */
+module io.bellows.bench {
+    requires io.bellows.engine;
+    requires io.netty.common;
+    requires java.management;
+    requires jdk.management;
+    requires jmh.core;
+    requires rocksdbjni;
+    requires HdrHistogram;
+    requires org.knowm.xchart;
+    requires java.desktop;
+
+    opens io.bellows.bench.jmh to jmh.core;
+}

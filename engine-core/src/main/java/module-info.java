@@ -1,0 +1,27 @@
+/**
+ * Bellows engine core. The API is {@code io.bellows.engine} and nothing else; everything under
+ * {@code io.bellows.engine.internal} is hidden, except the memory-layout SPI (and the key and iterator
+ * types its signatures use) for engine-offheap, and the internals the JMH micro-benchmarks measure
+ * directly, each exported only to the module that needs it.
+ */
+module io.bellows.engine {
+    requires transitive micrometer.core;
+    requires org.slf4j;
+    requires com.google.common;
+    requires com.carrotsearch.hppc;
+    requires zero.allocation.hashing;
+    // ExtendedOpenOption.DIRECT for direct I/O on tables.
+    requires jdk.unsupported;
+
+    exports io.bellows.engine;
+
+    exports io.bellows.engine.internal.memstore.spi to io.bellows.engine.offheap;
+    exports io.bellows.engine.internal.key to io.bellows.engine.offheap, io.bellows.bench;
+    exports io.bellows.engine.internal.iter to io.bellows.engine.offheap, io.bellows.bench;
+    exports io.bellows.engine.internal.memstore to io.bellows.bench;
+    exports io.bellows.engine.internal.table to io.bellows.bench;
+    exports io.bellows.engine.internal.wal to io.bellows.bench;
+    exports io.bellows.engine.internal.io to io.bellows.bench;
+
+    uses io.bellows.engine.internal.memstore.spi.SegmentLayoutProvider;
+}
