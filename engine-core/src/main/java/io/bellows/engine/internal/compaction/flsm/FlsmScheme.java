@@ -323,7 +323,10 @@ public final class FlsmScheme implements CompactionScheme {
         guards.apply(record);
     }
 
-    /** L0 newest first; deeper levels by smallest key, the order guards are cut from (fragments within a guard overlap and are told apart by sequence). */
+    /**
+     * L0 newest first; deeper levels by smallest key, the order guards are cut from (fragments within a
+     * guard overlap and are told apart by sequence).
+     */
     @Override
     public Comparator<FileMeta> tableOrder(int level) {
         return level == 0 ? FileMeta.NEWEST_FIRST : FileMeta.BY_SMALLEST_KEY;

@@ -452,7 +452,10 @@ public final class TrieScheme implements CompactionScheme {
         }
     }
 
-    /** The root pile newest first; deeper levels by smallest key (lookups go through the containers' piles, not this order). */
+    /**
+     * The root pile newest first; deeper levels by smallest key (lookups go through the containers'
+     * piles, not this order).
+     */
     @Override
     public Comparator<FileMeta> tableOrder(int level) {
         return level == 0 ? FileMeta.NEWEST_FIRST : FileMeta.BY_SMALLEST_KEY;

@@ -2,7 +2,6 @@ package io.bellows.engine.internal.memstore.spi;
 
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
-import io.bellows.engine.internal.memstore.MemStore;
 import java.util.List;
 
 /**

@@ -1,6 +1,5 @@
 package io.bellows.engine.internal.memstore.spi;
 
-import io.bellows.engine.internal.memstore.MemStore;
 import java.util.List;
 
 /**
@@ -34,7 +33,7 @@ public interface SegmentLayout extends AutoCloseable {
      */
     Compacted compact(List<Segment> segments, Retention retention);
 
-    /** See {@link MemStore#hasRoomFor(long, long)}. */
+    /** See {@code MemStore.hasRoomFor(long, long)}. */
     default boolean hasRoomFor(long bytes, long entries) {
         return true;
     }

@@ -2,7 +2,6 @@ package io.bellows.engine.internal.memstore.spi;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.MemoryLayout;
-import io.bellows.engine.internal.memstore.MemStore;
 
 /**
  * A memory layout implemented outside engine-core, found with {@link java.util.ServiceLoader}: the

@@ -1,6 +1,5 @@
 package io.bellows.engine.internal.memstore.spi;
 
-import io.bellows.engine.internal.memstore.MemStore;
 
 /**
  * Memory a segment's cells live in, when it is not left to the garbage collector (MSLAB chunks; later
