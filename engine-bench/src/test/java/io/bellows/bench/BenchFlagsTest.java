@@ -127,7 +127,7 @@ class BenchFlagsTest {
         // Range checks and the guard-bit check still name their limits.
         assertRejected("--flsm_max_tables_per_guard must be between 1 and 1000", "--compaction=FLSM",
                 "--flsm_max_tables_per_guard=0");
-        assertRejected("--trie_table_buckets: trieTableBuckets must be between 4 and 65000, got 2",
+        assertRejected("--trie_table_buckets: TrieOptions.tableBuckets must be between 4 and 65000, got 2",
                 "--compaction=LSM_TRIE", "--trie_table_buckets=2");
         assertRejected("FLSM guard bits: level 19 would need -11 hash bits", "--compaction=FLSM", "--num_levels=20");
         assertRejected("FLSM guard bits: level 9 would need -1 hash bits", "--engine=bellows:FLSM/NONE",

@@ -29,25 +29,25 @@ class FlsmOptionsTest {
     @Test
     void outOfRangeValuesNameTheLimit() {
         FlsmOptions.Builder b = FlsmOptions.builder();
-        assertEquals("flsmTopLevelBits must be between 1 and 62, got 0",
+        assertEquals("FlsmOptions.topLevelBits must be between 1 and 62, got 0",
                 assertThrows(IllegalArgumentException.class, () -> b.guardBits(0, 2)).getMessage());
-        assertEquals("flsmTopLevelBits must be between 1 and 62, got 63",
+        assertEquals("FlsmOptions.topLevelBits must be between 1 and 62, got 63",
                 assertThrows(IllegalArgumentException.class, () -> b.guardBits(63, 2)).getMessage());
-        assertEquals("flsmBitDecrement must be between 0 and 16, got 17",
+        assertEquals("FlsmOptions.bitDecrement must be between 0 and 16, got 17",
                 assertThrows(IllegalArgumentException.class, () -> b.guardBits(27, 17)).getMessage());
-        assertEquals("flsmBitDecrement must be between 0 and 16, got -1",
+        assertEquals("FlsmOptions.bitDecrement must be between 0 and 16, got -1",
                 assertThrows(IllegalArgumentException.class, () -> b.guardBits(27, -1)).getMessage());
-        assertEquals("flsmMaxTablesPerGuard must be between 1 and 1000, got 0",
+        assertEquals("FlsmOptions.maxTablesPerGuard must be between 1 and 1000, got 0",
                 assertThrows(IllegalArgumentException.class, () -> b.maxTablesPerGuard(0)).getMessage());
-        assertEquals("flsmMaxTablesPerGuard must be between 1 and 1000, got 1001",
+        assertEquals("FlsmOptions.maxTablesPerGuard must be between 1 and 1000, got 1001",
                 assertThrows(IllegalArgumentException.class, () -> b.maxTablesPerGuard(1001)).getMessage());
-        assertEquals("flsmGuardMaxBytes must be between 65536 and 1099511627776, got 65535",
+        assertEquals("FlsmOptions.guardMaxBytes must be between 65536 and 1099511627776, got 65535",
                 assertThrows(IllegalArgumentException.class, () -> b.guardMaxBytes(65535)).getMessage());
-        assertEquals("flsmGuardMaxBytes must be between 65536 and 1099511627776, got 1099511627777",
+        assertEquals("FlsmOptions.guardMaxBytes must be between 65536 and 1099511627776, got 1099511627777",
                 assertThrows(IllegalArgumentException.class, () -> b.guardMaxBytes((1L << 40) + 1)).getMessage());
-        assertEquals("flsmSeekCompactionThreshold must be between 0 and 1000000, got -1",
+        assertEquals("FlsmOptions.seekCompactionThreshold must be between 0 and 1000000, got -1",
                 assertThrows(IllegalArgumentException.class, () -> b.seekCompactionThreshold(-1)).getMessage());
-        assertEquals("flsmSeekCompactionThreshold must be between 0 and 1000000, got 1000001",
+        assertEquals("FlsmOptions.seekCompactionThreshold must be between 0 and 1000000, got 1000001",
                 assertThrows(IllegalArgumentException.class, () -> b.seekCompactionThreshold(1_000_001)).getMessage());
         assertEquals(FlsmOptions.defaults(), b.build(), "a rejected value leaves the builder unchanged");
     }

@@ -32,7 +32,7 @@ class TrieOptionsTest {
     @Test
     void outOfRangeValuesNameTheLimit() {
         TrieOptions.Builder b = TrieOptions.builder();
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.depth(1)).getMessage().contains("trieDepth"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.depth(1)).getMessage().contains("TrieOptions.depth"));
         assertThrows(IllegalArgumentException.class, () -> b.depth(9));
         assertThrows(IllegalArgumentException.class, () -> b.tableBuckets(3));
         assertThrows(IllegalArgumentException.class, () -> b.tableBuckets(65001));
@@ -47,21 +47,21 @@ class TrieOptionsTest {
     @Test
     void everyLimitIsNamedInItsMessage() {
         TrieOptions.Builder b = TrieOptions.builder();
-        assertEquals("trieDepth must be between 2 and 8, got 9",
+        assertEquals("TrieOptions.depth must be between 2 and 8, got 9",
                 assertThrows(IllegalArgumentException.class, () -> b.depth(9)).getMessage());
-        assertEquals("trieTableBuckets must be between 4 and 65000, got 3",
+        assertEquals("TrieOptions.tableBuckets must be between 4 and 65000, got 3",
                 assertThrows(IllegalArgumentException.class, () -> b.tableBuckets(3)).getMessage());
-        assertEquals("trieBloomBitsPerKey must be between 1 and 64, got 65",
+        assertEquals("TrieOptions.bloomBitsPerKey must be between 1 and 64, got 65",
                 assertThrows(IllegalArgumentException.class, () -> b.bloomBitsPerKey(65)).getMessage());
-        assertEquals("trieFilterCacheSize must be between 0 and 1099511627776, got -1",
+        assertEquals("TrieOptions.filterCacheSize must be between 0 and 1099511627776, got -1",
                 assertThrows(IllegalArgumentException.class, () -> b.filterCacheSize(-1)).getMessage());
-        assertEquals("trieGcGarbageRatio must be between 0.05 and 0.95, got 0.96",
+        assertEquals("TrieOptions.gcGarbageRatio must be between 0.05 and 0.95, got 0.96",
                 assertThrows(IllegalArgumentException.class, () -> b.gcGarbageRatio(0.96)).getMessage());
-        assertEquals("triePileTrigger must be between 2 and 1000, got 1",
+        assertEquals("TrieOptions.pileTrigger must be between 2 and 1000, got 1",
                 assertThrows(IllegalArgumentException.class, () -> b.pileLimits(1, 14, 20)).getMessage());
-        assertEquals("triePileSlowdown must be between 2 and 1000, got 1001",
+        assertEquals("TrieOptions.pileSlowdown must be between 2 and 1000, got 1001",
                 assertThrows(IllegalArgumentException.class, () -> b.pileLimits(8, 1001, 1001)).getMessage());
-        assertEquals("triePileStop must be between 2 and 1000, got 1",
+        assertEquals("TrieOptions.pileStop must be between 2 and 1000, got 1",
                 assertThrows(IllegalArgumentException.class, () -> b.pileLimits(8, 14, 1)).getMessage());
         assertEquals("trie pile limits must satisfy compaction (8) <= slowdown (14) <= stop (10)",
                 assertThrows(IllegalArgumentException.class, () -> b.pileLimits(8, 14, 10)).getMessage());

@@ -161,7 +161,7 @@ class BellowsSettingsTest {
                 "bellows.adaptive_threshold=half is not a number");
         assertRefused(props("bellows.dir", "/tmp/db", "bellows.compaction", "flsm", "bellows.flsm_bit_decrement", "17"),
                 "bellows.flsm_top_level_bits/bellows.flsm_bit_decrement = 27/17 rejected: "
-                        + "flsmBitDecrement must be between 0 and 16, got 17");
+                        + "FlsmOptions.bitDecrement must be between 0 and 16, got 17");
         assertRefused(props("bellows.dir", "/tmp/db", "bellows.compaction", "flsm", "bellows.num_levels", "20"),
                 "options do not fit together: FLSM guard bits: level 19 would need -11 hash bits; topLevelBits (27)"
                         + " - (numLevels - 1) (19) * bitDecrement (2) must be at least 1");

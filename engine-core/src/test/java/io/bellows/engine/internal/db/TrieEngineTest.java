@@ -224,7 +224,7 @@ class TrieEngineTest {
         db.close();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineImpl.open(DIR, options(trie().depth(4)).build(), fs));
-        assertTrue(e.getMessage().contains("trieDepth 3"), e.getMessage());
+        assertTrue(e.getMessage().contains("TrieOptions.depth 3"), e.getMessage());
     }
 
     /** Failed HTable writes (flushes and compactions) are retried or abandoned; nothing is lost. */

@@ -33,7 +33,7 @@ import java.util.TreeMap;
  * level, so a key lives in one guard per level. A table's guard is its manifest placement.
  *
  * <p>Compaction: L0 at {@code l0CompactionTrigger} tables is merged whole into L1. A guard whose
- * tables overlap {@code flsmMaxTablesPerGuard} deep, or that holds more than its byte cap, is merged
+ * tables overlap {@code FlsmOptions.maxTablesPerGuard} deep, or that holds more than its byte cap, is merged
  * and the result cut at the next level's guards, each piece appended to its child guard as one new
  * table: the children's tables are not rewritten. The last level merges a full guard in place; so
  * does the level above it when the last level is over {@link #HORIZONTAL_RATIO} times its size (the

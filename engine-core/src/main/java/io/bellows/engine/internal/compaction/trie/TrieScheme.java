@@ -41,12 +41,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * LSM-trie (paper 000, §2): a trie of containers with fan-out 8, each holding a pile of HTables. A key
  * lives, at each level, only in the container its hash path names, so a lookup probes one pile per
  * level, reading at most one BloomCluster run per level. Flushes append HTables to the root; a
- * container above the last level whose pile holds {@code triePileTrigger} tables' worth of data is
+ * container above the last level whose pile holds {@code TrieOptions.pileTrigger} tables' worth of data is
  * merged (newest version wins, versions a snapshot needs kept, tombstones kept) into one new batch
  * of tables appended to each of its 8 children, whose existing tables are not rewritten; that is
  * where the low write amplification comes from. Last-level containers are garbage-collected (their
  * pile merged into itself, dropping shadowed versions and tombstones) when a sampled garbage ratio
- * passes {@code trieGcGarbageRatio}.
+ * passes {@code TrieOptions.gcGarbageRatio}.
  *
  * <p>State (scheme records): the store's hash seed with the trie depth and bucket count it was
  * created with (reopening with others is refused, since placements and clusters depend on them),
@@ -436,8 +436,8 @@ public final class TrieScheme implements CompactionScheme {
             int recordedDepth = record[9];
             int recordedBuckets = Coding.getShort(record, 10);
             if (recordedDepth != depth || recordedBuckets != buckets) {
-                throw new IllegalArgumentException("this LSM_TRIE store was created with trieDepth " + recordedDepth
-                        + " and trieTableBuckets " + recordedBuckets + "; open it with those (got " + depth + " and "
+                throw new IllegalArgumentException("this LSM_TRIE store was created with TrieOptions.depth " + recordedDepth
+                        + " and TrieOptions.tableBuckets " + recordedBuckets + "; open it with those (got " + depth + " and "
                         + buckets + ")");
             }
             hash = new KeyHash(Coding.getLong(record, 1));

@@ -4,7 +4,7 @@ import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 
 /**
- * The memory budget for BloomCluster pages (EngineOptions.trieFilterCacheSize): verified page runs
+ * The memory budget for BloomCluster pages (TrieOptions.filterCacheSize): verified page runs
  * keyed by (table number, run index), bounded in bytes. Lookups that find their run here read no
  * filter block from disk. Table numbers are never reused, so runs of deleted tables age out.
  *
