@@ -1,13 +1,13 @@
 package io.bellows.bench;
 
+import io.bellows.engine.TestSeeds;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.util.Arrays;
-import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 
 class KeyCodecTest {
     @Test
@@ -29,8 +29,7 @@ class KeyCodecTest {
     @Test
     void unsignedByteOrderIsNumericOrder() {
         // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
-        long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("KeyCodecTest.unsignedByteOrderIsNumericOrder seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
+        long seed = TestSeeds.seed("KeyCodecTest.unsignedByteOrderIsNumericOrder");
         SplittableRandom random = new SplittableRandom(seed);
         for (int keySize : new int[] {3, 8, 16, 40}) {
             KeyCodec codec = new KeyCodec(keySize);

@@ -1,19 +1,18 @@
 package io.bellows.bench;
 
+import io.bellows.engine.TestSeeds;
+import java.util.BitSet;
+import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.BitSet;
-import org.junit.jupiter.api.Test;
-
 class RandomPermutationTest {
     @Test
     void isABijectionOnItsRange() {
         // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
-        long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("RandomPermutationTest.isABijectionOnItsRange seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
+        long seed = TestSeeds.seed("RandomPermutationTest.isABijectionOnItsRange");
         for (int n : new int[] {1, 2, 3, 4, 5, 17, 1000, 1024, 1025, 65_537}) {
             RandomPermutation p = new RandomPermutation(n, seed);
             BitSet seen = new BitSet(n);

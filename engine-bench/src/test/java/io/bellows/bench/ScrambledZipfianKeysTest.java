@@ -1,13 +1,13 @@
 package io.bellows.bench;
 
+import io.bellows.engine.TestSeeds;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.util.Arrays;
-import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 
 class ScrambledZipfianKeysTest {
     private static final int SAMPLES = 200_000;
@@ -108,8 +108,7 @@ class ScrambledZipfianKeysTest {
 
     private static long seed() {
         // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
-        long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("ScrambledZipfianKeysTest seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
+        long seed = TestSeeds.seed("ScrambledZipfianKeysTest");
         return seed;
     }
 }

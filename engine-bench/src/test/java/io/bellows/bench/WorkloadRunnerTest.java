@@ -1,15 +1,15 @@
 package io.bellows.bench;
 
+import io.bellows.engine.TestSeeds;
+import io.bellows.engine.WriteOptions;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.bellows.engine.WriteOptions;
-import java.util.Arrays;
-import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 
 /** The workloads' semantics, run against {@link ModelEngine}. */
 class WorkloadRunnerTest {
@@ -171,8 +171,7 @@ class WorkloadRunnerTest {
 
     private static long seed() {
         // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
-        long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("WorkloadRunnerTest seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
+        long seed = TestSeeds.seed("WorkloadRunnerTest");
         return seed;
     }
 }

@@ -1,11 +1,11 @@
 package io.bellows.bench;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.bellows.engine.TestSeeds;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** YCSB mixes and readwhilewriting, against {@link ModelEngine}. */
 class YcsbWorkloadTest {
@@ -97,8 +97,7 @@ class YcsbWorkloadTest {
 
     private static long seed() {
         // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
-        long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("YcsbWorkloadTest seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
+        long seed = TestSeeds.seed("YcsbWorkloadTest");
         return seed;
     }
 }

@@ -414,7 +414,7 @@ public final class EngineOptions {
 
         /**
          * Whether table files use direct I/O where the file system supports it (default true). Where it
-         * does not, tables use buffered I/O; {@link EngineStats#tableIoMode()} says which is in effect.
+         * does not, tables use buffered I/O; {@link EngineStats.Io#tableIoMode()} says which is in effect.
          */
         public Builder directIo(boolean enabled) {
             directIo = enabled;

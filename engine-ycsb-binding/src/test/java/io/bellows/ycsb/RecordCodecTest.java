@@ -1,10 +1,6 @@
 package io.bellows.ycsb;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.bellows.engine.TestSeeds;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +15,10 @@ import org.junit.jupiter.api.Test;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.StringByteIterator;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RecordCodecTest {
     @Test
@@ -55,8 +55,7 @@ class RecordCodecTest {
     @Test
     void randomRecordsRoundTripInOrder() {
         // engine-core's TestSeeds, which this module's tests cannot see: same property, same message.
-        long seed = Long.getLong("bellows.seed", System.nanoTime());
-        System.out.println("RecordCodecTest.randomRecordsRoundTripInOrder seed=" + seed + " (replay with -Dbellows.seed=" + seed + ")");
+        long seed = TestSeeds.seed("RecordCodecTest.randomRecordsRoundTripInOrder");
         Random rnd = new Random(seed);
         for (int round = 0; round < 300; round++) {
             LinkedHashMap<String, byte[]> fields = randomFields(rnd);
