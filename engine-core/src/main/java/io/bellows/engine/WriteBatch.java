@@ -2,6 +2,7 @@ package io.bellows.engine;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.wal.BatchAccess;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -18,6 +19,30 @@ public final class WriteBatch {
         void put(byte[] key, byte[] value);
 
         void delete(byte[] key);
+    }
+
+    static {
+        BatchAccess.install(new BatchAccess.Accessor() {
+            @Override
+            public int encodedLength(WriteBatch batch) {
+                return batch.size;
+            }
+
+            @Override
+            public void encodeTo(WriteBatch batch, byte[] dst, int off) {
+                System.arraycopy(batch.buf, 0, dst, off, batch.size);
+            }
+
+            @Override
+            public long userBytes(WriteBatch batch) {
+                return batch.userBytes;
+            }
+
+            @Override
+            public int maxValueLength(WriteBatch batch) {
+                return batch.maxValueLength;
+            }
+        });
     }
 
     private byte[] buf;
@@ -74,36 +99,12 @@ public final class WriteBatch {
         return count;
     }
 
-    /** Sum of key and value lengths of all operations. */
-    public long userBytes() {
-        return userBytes;
-    }
-
-    /** Length of the longest value put. */
-    public int maxValueLength() {
-        return maxValueLength;
-    }
-
     public WriteBatch clear() {
         size = 0;
         count = 0;
         userBytes = 0;
         maxValueLength = 0;
         return this;
-    }
-
-    /**
-     * Length of the batch's operations in their encoded form: per operation a kind byte (0 delete,
-     * 1 put), varint key length, key, and for puts varint value length and value. This is the body
-     * of a WAL record (docs/formats/wal.md).
-     */
-    public int encodedLength() {
-        return size;
-    }
-
-    /** Copies the encoded operations (see {@link #encodedLength()}) to {@code dst[off..]}. */
-    public void encodeTo(byte[] dst, int off) {
-        System.arraycopy(buf, 0, dst, off, size);
     }
 
     /** Feeds the operations, in order, to {@code handler}. */

@@ -1,14 +1,14 @@
 package io.bellows.engine.offheap;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.spi.MutableSegment;
+import io.bellows.engine.internal.wal.BatchAccess;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The engine logs a write group only once {@code hasRoomFor(encodedLength, count)} says yes, and adds it to
@@ -34,10 +34,10 @@ class RoomForWriteTest {
         try (ChunkPool p = pool()) {
             WriteBatch b = new WriteBatch();
             // Grow until the encoded group is as large as the pool accepts.
-            for (int i = 0; p.hasRoomFor(b.encodedLength() + (long) perOpEncoded, b.count() + 1); i++) {
+            for (int i = 0; p.hasRoomFor(BatchAccess.encodedLength(b) + (long) perOpEncoded, b.count() + 1); i++) {
                 op.addTo(b, i);
             }
-            assertTrue(p.hasRoomFor(b.encodedLength(), b.count()), shape);
+            assertTrue(p.hasRoomFor(BatchAccess.encodedLength(b), b.count()), shape);
             OffHeapLayout layout = new OffHeapLayout(p);
             MutableSegment s = layout.newMutable();
             long[] seq = {1};
@@ -52,7 +52,7 @@ class RoomForWriteTest {
                     public void delete(byte[] key) {
                         s.add(key, seq[0]++, InternalKeys.KIND_DELETE, null);
                     }
-                }), shape + ": " + b.count() + " ops, " + b.encodedLength() + " encoded bytes were accepted");
+                }), shape + ": " + b.count() + " ops, " + BatchAccess.encodedLength(b) + " encoded bytes were accepted");
                 assertTrue(p.allocatedBytes() <= LIMIT, shape);
             } finally {
                 s.memory().forEach(m -> m.release());
@@ -97,10 +97,10 @@ class RoomForWriteTest {
                 pinned.add(("p" + i).getBytes(), seq++, InternalKeys.KIND_PUT, new byte[1000]);
             }
             WriteBatch group = new WriteBatch();
-            for (int i = 0; p.hasRoomFor(group.encodedLength() + 1010L, group.count() + 1); i++) {
+            for (int i = 0; p.hasRoomFor(BatchAccess.encodedLength(group) + 1010L, group.count() + 1); i++) {
                 group.put(("w" + i).getBytes(), new byte[1000]);
             }
-            assertTrue(p.hasRoomFor(group.encodedLength(), group.count()));
+            assertTrue(p.hasRoomFor(BatchAccess.encodedLength(group), group.count()));
             // The group is logged now; meanwhile the compaction runs, or gives up if it would take the room.
             io.bellows.engine.internal.memstore.spi.Compacted c = null;
             try {
@@ -121,7 +121,7 @@ class RoomForWriteTest {
                     public void delete(byte[] key) {
                         active.add(key, s[0]++, InternalKeys.KIND_DELETE, null);
                     }
-                }), group.count() + " puts of " + group.encodedLength() + " encoded bytes were accepted");
+                }), group.count() + " puts of " + BatchAccess.encodedLength(group) + " encoded bytes were accepted");
             } finally {
                 active.memory().forEach(m -> m.release());
                 pinned.memory().forEach(m -> m.release());

@@ -22,6 +22,7 @@ import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
+import io.bellows.engine.internal.wal.BatchAccess;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.Closeable;
 import java.io.IOException;
@@ -165,8 +166,8 @@ public final class EngineImpl implements Engine {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(wo, "options");
         checkOpen();
-        if (batch.maxValueLength() > options.maxValueLength()) {
-            throw new IllegalArgumentException("value length " + batch.maxValueLength() + " exceeds maxValueLength "
+        if (BatchAccess.maxValueLength(batch) > options.maxValueLength()) {
+            throw new IllegalArgumentException("value length " + BatchAccess.maxValueLength(batch) + " exceeds maxValueLength "
                     + options.maxValueLength() + " (EngineOptions.maxValueLength, at most "
                     + EngineOptions.MAX_VALUE_LENGTH_LIMIT + ")");
         }

@@ -6,6 +6,7 @@ import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.util.GuardedBy;
+import io.bellows.engine.internal.wal.BatchAccess;
 import io.bellows.engine.internal.wal.BatchCodec;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -86,7 +87,7 @@ final class WriteQueue {
             List<Writer> group = new ArrayList<>();
             Throwable error = null;
             try {
-                stalls.makeRoom(w.batch == null, w.batch == null ? 0 : w.batch.encodedLength(),
+                stalls.makeRoom(w.batch == null, w.batch == null ? 0 : BatchAccess.encodedLength(w.batch),
                         w.batch == null ? 0 : w.batch.count());
                 if (w.batch != null) {
                     buildGroup(w, group);
@@ -144,11 +145,11 @@ final class WriteQueue {
             if (x.batch == null || x.logged() != leader.logged()) {
                 break;
             }
-            if (!group.isEmpty() && (bytes + x.batch.encodedLength() > MAX_GROUP_BYTES
-                    || !memstore.hasRoomFor(bytes + x.batch.encodedLength(), entries + x.batch.count()))) {
+            if (!group.isEmpty() && (bytes + BatchAccess.encodedLength(x.batch) > MAX_GROUP_BYTES
+                    || !memstore.hasRoomFor(bytes + BatchAccess.encodedLength(x.batch), entries + x.batch.count()))) {
                 break;
             }
-            bytes += x.batch.encodedLength();
+            bytes += BatchAccess.encodedLength(x.batch);
             entries += x.batch.count();
             group.add(x);
         }
@@ -170,7 +171,7 @@ final class WriteQueue {
         for (Writer x : group) {
             batches.add(x.batch);
             count += x.batch.count();
-            userBytes += x.batch.userBytes();
+            userBytes += BatchAccess.userBytes(x.batch);
             sync |= x.durability == Durability.SYNC;
         }
         if (first + count - 1 > InternalKeys.MAX_SEQUENCE) {

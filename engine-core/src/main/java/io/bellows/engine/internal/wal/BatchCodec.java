@@ -22,7 +22,7 @@ import java.util.List;
  * </pre>
  *
  * Op {@code i} has sequence {@code firstSequence + i}. The ops are the batches' own encoded form
- * ({@link WriteBatch#encodeTo}) concatenated, so encoding copies bytes and parses nothing.
+ * ({@link BatchAccess#encodeTo}) concatenated, so encoding copies bytes and parses nothing.
  */
 public final class BatchCodec {
     /** Length of the fixed part before the ops. */
@@ -44,7 +44,7 @@ public final class BatchCodec {
         long length = HEADER_LENGTH;
         long count = 0;
         for (WriteBatch batch : batches) {
-            length += batch.encodedLength();
+            length += BatchAccess.encodedLength(batch);
             count += batch.count();
         }
         if (length > Integer.MAX_VALUE - 16) {
@@ -60,8 +60,8 @@ public final class BatchCodec {
         Coding.putInt(record, 8, (int) count);
         int off = HEADER_LENGTH;
         for (WriteBatch batch : batches) {
-            batch.encodeTo(record, off);
-            off += batch.encodedLength();
+            BatchAccess.encodeTo(batch, record, off);
+            off += BatchAccess.encodedLength(batch);
         }
         return record;
     }

@@ -48,7 +48,7 @@ class BatchCodecTest {
         WriteBatch empty = new WriteBatch();
         WriteBatch b = new WriteBatch().delete(bytes("b1")).put(new byte[0], bytes("empty key"));
         byte[] record = BatchCodec.encode(1000, List.of(a, empty, b));
-        assertEquals(BatchCodec.HEADER_LENGTH + a.encodedLength() + b.encodedLength(), record.length);
+        assertEquals(BatchCodec.HEADER_LENGTH + BatchAccess.encodedLength(a) + BatchAccess.encodedLength(b), record.length);
         assertEquals("[1000:1:a1=x, 1001:1:a2=, 1002:0:b1=null, 1003:1:=empty key]", decode(record).toString());
     }
 

@@ -1,0 +1,59 @@
+package io.bellows.engine.internal.wal;
+
+import io.bellows.engine.WriteBatch;
+
+/**
+ * What the write path reads of a {@link WriteBatch} beyond its public API: its encoded operations (the
+ * body of a WAL record, docs/formats/wal.md), their length, the user bytes and the longest value.
+ * WriteBatch installs the accessor when its class initializes (the JDK's SharedSecrets pattern), so
+ * these stay out of the API without copying the batch.
+ */
+public final class BatchAccess {
+    /** Implemented by WriteBatch. */
+    public interface Accessor {
+        int encodedLength(WriteBatch batch);
+
+        void encodeTo(WriteBatch batch, byte[] dst, int off);
+
+        long userBytes(WriteBatch batch);
+
+        int maxValueLength(WriteBatch batch);
+    }
+
+    private static volatile Accessor accessor;
+
+    private BatchAccess() {}
+
+    /** Called once, by WriteBatch's static initializer. */
+    public static void install(Accessor a) {
+        synchronized (BatchAccess.class) {
+            if (accessor != null) {
+                throw new IllegalStateException("the WriteBatch accessor is already installed");
+            }
+            accessor = a;
+        }
+    }
+
+    /**
+     * Length of the batch's operations in their encoded form: per operation a kind byte (0 delete,
+     * 1 put), varint key length, key, and for puts varint value length and value.
+     */
+    public static int encodedLength(WriteBatch batch) {
+        return accessor.encodedLength(batch);
+    }
+
+    /** Copies the encoded operations to {@code dst[off..]}. */
+    public static void encodeTo(WriteBatch batch, byte[] dst, int off) {
+        accessor.encodeTo(batch, dst, off);
+    }
+
+    /** Sum of key and value lengths of all operations. */
+    public static long userBytes(WriteBatch batch) {
+        return accessor.userBytes(batch);
+    }
+
+    /** Length of the longest value put. */
+    public static int maxValueLength(WriteBatch batch) {
+        return accessor.maxValueLength(batch);
+    }
+}
