@@ -1,8 +1,10 @@
+import sys
+OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 import json,re,glob,statistics
 units={}
 def jmh(side):
     res={}
-    for f in sorted(glob.glob(f'/work/benchcmp/jmh-{side}-*.json')):
+    for f in sorted(glob.glob(f'{OUT}/jmh-{side}-*.json')):
         for r in json.load(open(f)):
             key=r['benchmark'].split('.')[-2]+'.'+r['benchmark'].split('.')[-1]+'('+','.join(f'{k}={v}' for k,v in sorted(r.get('params',{}).items()) if k in ('policy','layout','sources'))+')'
             res.setdefault(key,[]).append(r['primaryMetric']['score']); units[key]=r['primaryMetric']['scoreUnit']
@@ -15,7 +17,7 @@ for k in sorted(o):
     print(f"| {k} | {units[k]} | {mo:.3g} ({', '.join(f'{x:.3g}' for x in o[k])}) | {mn:.3g} ({', '.join(f'{x:.3g}' for x in n[k])}) | {mn/mo:.2f} |")
 def bench(side):
     res={}
-    for f in sorted(glob.glob(f'/work/benchcmp/bench-{side}-*.log')):
+    for f in sorted(glob.glob(f'{OUT}/bench-{side}-*.log')):
         txt=open(f).read()
         summ=txt[txt.index('Summary'):]
         for line in summ.splitlines()[3:]:
