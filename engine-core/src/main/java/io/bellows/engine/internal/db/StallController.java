@@ -37,7 +37,7 @@ final class StallController {
     }
 
     /** What the group at the head of the queue must do next. */
-    private enum Step { DELAY, WAIT_FOR_BACKGROUND, SWITCH_TO_FREE_MEMORY, WAIT_FOR_MEMORY, SWITCH, PROCEED }
+    private enum Step { DELAY, WAIT_FOR_BACKGROUND, WAIT_FOR_MEMORY, SWITCH, PROCEED }
 
     /**
      * REQUIRES: lock held, caller is the leader. Returns once a group of {@code entries} cells in
@@ -69,9 +69,6 @@ final class StallController {
                         }
                         compactions.maybeSchedule();
                         state.backgroundChanged.awaitNanos(STALL_RECHECK_NANOS);
-                        break;
-                    case SWITCH_TO_FREE_MEMORY:
-                        flushes.switchMemStore();
                         break;
                     case WAIT_FOR_MEMORY:
                         // The flush, an in-memory compaction or readers closing their views return memory;
@@ -129,7 +126,7 @@ final class StallController {
         if (!memstore.hasRoomFor(bytes, entries)) {
             // A bounded (off-heap) MemStore is full: flushing it frees its memory, if there is no
             // snapshot still holding memory and the flush frees enough to be worth a table.
-            return !memstore.hasSnapshot() && flushFreesMemory() ? Step.SWITCH_TO_FREE_MEMORY : Step.WAIT_FOR_MEMORY;
+            return !memstore.hasSnapshot() && flushFreesMemory() ? Step.SWITCH : Step.WAIT_FOR_MEMORY;
         }
         return memstore.shouldFlush() ? Step.SWITCH : Step.PROCEED;
     }
