@@ -104,10 +104,11 @@ public final class EngineImpl implements Engine {
         this.writes = new WriteQueue(state, ctx, new StallController(state, ctx, flushes, compactions), walRetention);
         this.reads = new ReadPath(state, ctx, compactions, this);
         this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs);
-        fs.createDirectories(dir);
-        this.dirLock = fs.lock(dir.resolve(FileNames.LOCK));
+        Closeable lock = null;
         boolean ok = false;
         try {
+            fs.createDirectories(dir);
+            lock = fs.lock(dir.resolve(FileNames.LOCK));
             walRetention.attach(new Recovery(ctx, flushWriter).run());
             sweeper.sweepAtOpen();
             ok = true;
@@ -122,9 +123,12 @@ public final class EngineImpl implements Engine {
                 tables.close();
                 threads.inMemory.shutdownNow();
                 memstore.close();
-                dirLock.close();
+                if (lock != null) {
+                    lock.close();
+                }
             }
         }
+        this.dirLock = lock;
         threads.start(compactions.maxCompactions());
         long syncMs = options.walSyncInterval().toMillis();
         Wal wal = walRetention.wal();

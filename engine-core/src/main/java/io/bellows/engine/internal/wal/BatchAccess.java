@@ -24,8 +24,11 @@ public final class BatchAccess {
 
     private BatchAccess() {}
 
-    /** Called once, by WriteBatch's static initializer. */
+    /** Called once, by WriteBatch's static initializer; refuses any other accessor. */
     public static void install(Accessor a) {
+        if (a.getClass().getEnclosingClass() != WriteBatch.class) {
+            throw new IllegalArgumentException("only WriteBatch installs its accessor, not " + a.getClass());
+        }
         synchronized (BatchAccess.class) {
             if (accessor != null) {
                 throw new IllegalStateException("the WriteBatch accessor is already installed");
