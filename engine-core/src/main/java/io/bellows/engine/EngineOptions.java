@@ -328,61 +328,61 @@ public final class EngineOptions {
 
         /** Bytes of MemStore data that trigger a flush to disk; 64 KiB to 64 GiB, default 64 MiB. */
         public Builder memstoreSize(long bytes) {
-            memstoreSize = range("memstoreSize", bytes, 64L << 10, 64L << 30);
+            memstoreSize = OptionChecks.range("memstoreSize", bytes, 64L << 10, 64L << 30);
             return this;
         }
 
         /** Largest value accepted; 0 to 256 MiB, default 16 MiB. */
         public Builder maxValueLength(int bytes) {
-            maxValueLength = (int) range("maxValueLength", bytes, 0, MAX_VALUE_LENGTH_LIMIT);
+            maxValueLength = (int) OptionChecks.range("maxValueLength", bytes, 0, MAX_VALUE_LENGTH_LIMIT);
             return this;
         }
 
         /** Target uncompressed size of a table data block; 512 B to 1 MiB, default 4 KiB. */
         public Builder blockSize(int bytes) {
-            blockSize = (int) range("blockSize", bytes, 512, 1 << 20);
+            blockSize = (int) OptionChecks.range("blockSize", bytes, 512, 1 << 20);
             return this;
         }
 
         /** Keys between restart points in a data block; 1 to 1024, default 16. */
         public Builder blockRestartInterval(int keys) {
-            blockRestartInterval = (int) range("blockRestartInterval", keys, 1, 1024);
+            blockRestartInterval = (int) OptionChecks.range("blockRestartInterval", keys, 1, 1024);
             return this;
         }
 
         /** Bloom filter bits per key of a table; 0 (no filter) to 64, default 10 (about 1% false positives). */
         public Builder bloomBitsPerKey(int bits) {
-            bloomBitsPerKey = (int) range("bloomBitsPerKey", bits, 0, 64);
+            bloomBitsPerKey = (int) OptionChecks.range("bloomBitsPerKey", bits, 0, 64);
             return this;
         }
 
         /** Capacity of the engine's block cache; 0 (none) to 1 TiB, default 64 MiB. */
         public Builder blockCacheSize(long bytes) {
-            blockCacheSize = range("blockCacheSize", bytes, 0, 1L << 40);
+            blockCacheSize = OptionChecks.range("blockCacheSize", bytes, 0, 1L << 40);
             return this;
         }
 
         /** Size at which compaction output is cut into a new table; 64 KiB to 4 GiB, default 64 MiB. */
         public Builder targetFileSize(long bytes) {
-            targetFileSize = range("targetFileSize", bytes, 64L << 10, 4L << 30);
+            targetFileSize = OptionChecks.range("targetFileSize", bytes, 64L << 10, 4L << 30);
             return this;
         }
 
         /** Target size of level 1; levels below grow by {@link #levelSizeMultiplier}; default 256 MiB. */
         public Builder maxBytesForLevelBase(long bytes) {
-            maxBytesForLevelBase = range("maxBytesForLevelBase", bytes, 64L << 10, 1L << 44);
+            maxBytesForLevelBase = OptionChecks.range("maxBytesForLevelBase", bytes, 64L << 10, 1L << 44);
             return this;
         }
 
         /** Size ratio between adjacent levels; 2 to 100, default 10. */
         public Builder levelSizeMultiplier(int ratio) {
-            levelSizeMultiplier = (int) range("levelSizeMultiplier", ratio, 2, 100);
+            levelSizeMultiplier = (int) OptionChecks.range("levelSizeMultiplier", ratio, 2, 100);
             return this;
         }
 
         /** Number of levels including L0; 2 to 20, default 7. */
         public Builder numLevels(int levels) {
-            numLevels = (int) range("numLevels", levels, 2, 20);
+            numLevels = (int) OptionChecks.range("numLevels", levels, 2, 20);
             return this;
         }
 
@@ -391,9 +391,9 @@ public final class EngineOptions {
          * them until compaction catches up (default 36); 1 to 1000, compaction &lt;= slowdown &lt;= stop.
          */
         public Builder l0Triggers(int compaction, int slowdown, int stop) {
-            range("l0CompactionTrigger", compaction, 1, 1000);
-            range("l0SlowdownTrigger", slowdown, 1, 1000);
-            range("l0StopTrigger", stop, 1, 1000);
+            OptionChecks.range("l0CompactionTrigger", compaction, 1, 1000);
+            OptionChecks.range("l0SlowdownTrigger", slowdown, 1, 1000);
+            OptionChecks.range("l0StopTrigger", stop, 1, 1000);
             if (compaction > slowdown || slowdown > stop) {
                 throw new IllegalArgumentException("L0 triggers must satisfy compaction (" + compaction
                         + ") <= slowdown (" + slowdown + ") <= stop (" + stop + ")");
@@ -407,7 +407,7 @@ public final class EngineOptions {
         /** How often the WAL is forced in the background for ASYNC writes; 1 ms to 1 h, default 100 ms. */
         public Builder walSyncInterval(Duration interval) {
             Objects.requireNonNull(interval, "walSyncInterval");
-            range("walSyncInterval (ms)", interval.toMillis(), 1, 3_600_000);
+            OptionChecks.range("walSyncInterval (ms)", interval.toMillis(), 1, 3_600_000);
             walSyncInterval = interval;
             return this;
         }
@@ -423,7 +423,7 @@ public final class EngineOptions {
 
         /** Threads for flushes and compactions; 1 to 64, default 2. */
         public Builder backgroundThreads(int threads) {
-            backgroundThreads = (int) range("backgroundThreads", threads, 1, 64);
+            backgroundThreads = (int) OptionChecks.range("backgroundThreads", threads, 1, 64);
             return this;
         }
 
@@ -448,7 +448,7 @@ public final class EngineOptions {
 
         /** S: immutable segments the pipeline holds before BASIC and ADAPTIVE merge them; 1 to 64, default 4. */
         public Builder pipelineSegments(int segments) {
-            pipelineSegments = (int) range("pipelineSegments", segments, 1, 64);
+            pipelineSegments = (int) OptionChecks.range("pipelineSegments", segments, 1, 64);
             return this;
         }
 
@@ -466,7 +466,7 @@ public final class EngineOptions {
          * active segment, so small MemStores use smaller chunks.
          */
         public Builder mslabChunkSize(int bytes) {
-            mslabChunkSize = (int) range("mslabChunkSize", bytes, 4096, 64 << 20);
+            mslabChunkSize = (int) OptionChecks.range("mslabChunkSize", bytes, 4096, 64 << 20);
             return this;
         }
 
@@ -495,7 +495,7 @@ public final class EngineOptions {
          * that find the pool exhausted wait for a flush to return chunks; compactions in memory give up.
          */
         public Builder offHeapLimit(long bytes) {
-            offHeapLimit = bytes == 0 ? 0 : range("offHeapLimit", bytes, 1L << 20, 1L << 40);
+            offHeapLimit = bytes == 0 ? 0 : OptionChecks.range("offHeapLimit", bytes, 1L << 20, 1L << 40);
             return this;
         }
 
@@ -522,13 +522,6 @@ public final class EngineOptions {
 
         private static double fraction(String name, double v, double min, double max) {
             if (!(v >= min && v <= max)) {
-                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
-            }
-            return v;
-        }
-
-        private static long range(String name, long v, long min, long max) {
-            if (v < min || v > max) {
                 throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
             }
             return v;

@@ -125,8 +125,8 @@ public final class FlsmOptions implements CompactionOptions {
          * numLevels). docs/tuning.md gives values by store size.
          */
         public Builder guardBits(int topLevelBits, int bitDecrement) {
-            this.topLevelBits = (int) range("FlsmOptions.topLevelBits", topLevelBits, 1, 62);
-            this.bitDecrement = (int) range("FlsmOptions.bitDecrement", bitDecrement, 0, 16);
+            this.topLevelBits = (int) OptionChecks.range("FlsmOptions.topLevelBits", topLevelBits, 1, 62);
+            this.bitDecrement = (int) OptionChecks.range("FlsmOptions.bitDecrement", bitDecrement, 0, 16);
             return this;
         }
 
@@ -136,7 +136,7 @@ public final class FlsmOptions implements CompactionOptions {
          * reads faster, higher writes less.
          */
         public Builder maxTablesPerGuard(int tables) {
-            maxTablesPerGuard = (int) range("FlsmOptions.maxTablesPerGuard", tables, 1, 1000);
+            maxTablesPerGuard = (int) OptionChecks.range("FlsmOptions.maxTablesPerGuard", tables, 1, 1000);
             return this;
         }
 
@@ -145,7 +145,7 @@ public final class FlsmOptions implements CompactionOptions {
          * over it is pushed down even with few tables; 64 KiB to 1 TiB, default 64 MiB.
          */
         public Builder guardMaxBytes(long bytes) {
-            guardMaxBytes = range("FlsmOptions.guardMaxBytes", bytes, 64L << 10, 1L << 40);
+            guardMaxBytes = OptionChecks.range("FlsmOptions.guardMaxBytes", bytes, 64L << 10, 1L << 40);
             return this;
         }
 
@@ -155,7 +155,7 @@ public final class FlsmOptions implements CompactionOptions {
          * default 10 (the paper's).
          */
         public Builder seekCompactionThreshold(int seeks) {
-            seekCompactionThreshold = (int) range("FlsmOptions.seekCompactionThreshold", seeks, 0, 1_000_000);
+            seekCompactionThreshold = (int) OptionChecks.range("FlsmOptions.seekCompactionThreshold", seeks, 0, 1_000_000);
             return this;
         }
 
@@ -172,13 +172,6 @@ public final class FlsmOptions implements CompactionOptions {
 
         public FlsmOptions build() {
             return new FlsmOptions(this);
-        }
-
-        private static long range(String name, long v, long min, long max) {
-            if (v < min || v > max) {
-                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
-            }
-            return v;
         }
     }
 }

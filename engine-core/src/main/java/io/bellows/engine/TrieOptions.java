@@ -159,7 +159,7 @@ public final class TrieOptions implements CompactionOptions {
          * created.
          */
         public Builder depth(int levels) {
-            depth = (int) range("TrieOptions.depth", levels, 2, 8);
+            depth = (int) OptionChecks.range("TrieOptions.depth", levels, 2, 8);
             return this;
         }
 
@@ -169,9 +169,9 @@ public final class TrieOptions implements CompactionOptions {
          * (default 20, the authors' code); 2 to 1000, compaction &lt;= slowdown &lt;= stop.
          */
         public Builder pileLimits(int compaction, int slowdown, int stop) {
-            range("TrieOptions.pileTrigger", compaction, 2, 1000);
-            range("TrieOptions.pileSlowdown", slowdown, 2, 1000);
-            range("TrieOptions.pileStop", stop, 2, 1000);
+            OptionChecks.range("TrieOptions.pileTrigger", compaction, 2, 1000);
+            OptionChecks.range("TrieOptions.pileSlowdown", slowdown, 2, 1000);
+            OptionChecks.range("TrieOptions.pileStop", stop, 2, 1000);
             if (compaction > slowdown || slowdown > stop) {
                 throw new IllegalArgumentException("trie pile limits must satisfy compaction (" + compaction
                         + ") <= slowdown (" + slowdown + ") <= stop (" + stop + ")");
@@ -184,19 +184,19 @@ public final class TrieOptions implements CompactionOptions {
 
         /** 4 KiB buckets per HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). */
         public Builder tableBuckets(int buckets) {
-            tableBuckets = (int) range("TrieOptions.tableBuckets", buckets, 4, 65000);
+            tableBuckets = (int) OptionChecks.range("TrieOptions.tableBuckets", buckets, 4, 65000);
             return this;
         }
 
         /** Bloom bits per key of each bucket's filter; 1 to 64, default 16 (the paper's). */
         public Builder bloomBitsPerKey(int bits) {
-            bloomBitsPerKey = (int) range("TrieOptions.bloomBitsPerKey", bits, 1, 64);
+            bloomBitsPerKey = (int) OptionChecks.range("TrieOptions.bloomBitsPerKey", bits, 1, 64);
             return this;
         }
 
         /** Memory for cached BloomCluster pages; 0 (none) to 1 TiB, default 32 MiB. */
         public Builder filterCacheSize(long bytes) {
-            filterCacheSize = range("TrieOptions.filterCacheSize", bytes, 0, 1L << 40);
+            filterCacheSize = OptionChecks.range("TrieOptions.filterCacheSize", bytes, 0, 1L << 40);
             return this;
         }
 
@@ -217,13 +217,6 @@ public final class TrieOptions implements CompactionOptions {
 
         public TrieOptions build() {
             return new TrieOptions(this);
-        }
-
-        private static long range(String name, long v, long min, long max) {
-            if (v < min || v > max) {
-                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
-            }
-            return v;
         }
     }
 }
