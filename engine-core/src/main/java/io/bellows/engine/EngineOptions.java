@@ -16,6 +16,7 @@ public final class EngineOptions {
     private final InMemoryCompaction inMemoryCompaction;
     private final long memstoreSize;
     private final int maxValueLength;
+    private final boolean maxValueLengthSet;
     private final int blockSize;
     private final int blockRestartInterval;
     private final int bloomBitsPerKey;
@@ -32,6 +33,7 @@ public final class EngineOptions {
     private final int backgroundThreads;
     private final boolean createIfMissing;
     private final boolean errorIfExists;
+    private final WalRecoveryMode walRecoveryMode;
     private final double activeSegmentFraction;
     private final int pipelineSegments;
     private final double adaptiveThreshold;
@@ -45,6 +47,7 @@ public final class EngineOptions {
         inMemoryCompaction = b.inMemoryCompaction;
         memstoreSize = b.memstoreSize;
         maxValueLength = b.maxValueLength;
+        maxValueLengthSet = b.maxValueLengthSet;
         blockSize = b.blockSize;
         blockRestartInterval = b.blockRestartInterval;
         bloomBitsPerKey = b.bloomBitsPerKey;
@@ -61,6 +64,7 @@ public final class EngineOptions {
         backgroundThreads = b.backgroundThreads;
         createIfMissing = b.createIfMissing;
         errorIfExists = b.errorIfExists;
+        walRecoveryMode = b.walRecoveryMode;
         activeSegmentFraction = b.activeSegmentFraction;
         pipelineSegments = b.pipelineSegments;
         adaptiveThreshold = b.adaptiveThreshold;
@@ -85,6 +89,7 @@ public final class EngineOptions {
         b.inMemoryCompaction = inMemoryCompaction;
         b.memstoreSize = memstoreSize;
         b.maxValueLength = maxValueLength;
+        b.maxValueLengthSet = maxValueLengthSet;
         b.blockSize = blockSize;
         b.blockRestartInterval = blockRestartInterval;
         b.bloomBitsPerKey = bloomBitsPerKey;
@@ -101,6 +106,7 @@ public final class EngineOptions {
         b.backgroundThreads = backgroundThreads;
         b.createIfMissing = createIfMissing;
         b.errorIfExists = errorIfExists;
+        b.walRecoveryMode = walRecoveryMode;
         b.activeSegmentFraction = activeSegmentFraction;
         b.pipelineSegments = pipelineSegments;
         b.adaptiveThreshold = adaptiveThreshold;
@@ -200,6 +206,11 @@ public final class EngineOptions {
         return errorIfExists;
     }
 
+    /** What opening the store does with a damaged WAL; see {@link WalRecoveryMode}. */
+    public WalRecoveryMode walRecoveryMode() {
+        return walRecoveryMode;
+    }
+
     /** A: the active segment's share of {@link #memstoreSize()} (compacting policies). */
     public double activeSegmentFraction() {
         return activeSegmentFraction;
@@ -257,7 +268,8 @@ public final class EngineOptions {
                 + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
                 + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
-                + ", directIo=" + directIo + ", backgroundThreads=" + backgroundThreads
+                + ", walRecoveryMode=" + walRecoveryMode + ", directIo=" + directIo + ", backgroundThreads="
+                + backgroundThreads
                 + (compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
                         + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.seekCompactionThreshold()
                         + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")
@@ -277,6 +289,8 @@ public final class EngineOptions {
         private InMemoryCompaction inMemoryCompaction = InMemoryCompaction.NONE;
         private long memstoreSize = 64L << 20;
         private int maxValueLength = 16 << 20;
+        /** Whether maxValueLength was chosen (then it is checked against offHeapLimit) or is the default. */
+        private boolean maxValueLengthSet;
         private int blockSize = 4096;
         private int blockRestartInterval = 16;
         private int bloomBitsPerKey = 10;
@@ -293,6 +307,7 @@ public final class EngineOptions {
         private int backgroundThreads = 2;
         private boolean createIfMissing = true;
         private boolean errorIfExists = false;
+        private WalRecoveryMode walRecoveryMode = WalRecoveryMode.POINT_IN_TIME;
         private double activeSegmentFraction = 0.02;
         private int pipelineSegments = 4;
         private double adaptiveThreshold = 0.2;
@@ -332,9 +347,13 @@ public final class EngineOptions {
             return this;
         }
 
-        /** Largest value accepted; 0 to 256 MiB, default 16 MiB. */
+        /**
+         * Largest value accepted; 0 to 256 MiB, default 16 MiB. Set explicitly under OFF_HEAP with an
+         * offHeapLimit, it must not exceed that limit.
+         */
         public Builder maxValueLength(int bytes) {
             maxValueLength = (int) OptionChecks.range("maxValueLength", bytes, 0, MAX_VALUE_LENGTH_LIMIT);
+            maxValueLengthSet = true;
             return this;
         }
 
@@ -407,7 +426,9 @@ public final class EngineOptions {
         /** How often the WAL is forced in the background for ASYNC writes; 1 ms to 1 h, default 100 ms. */
         public Builder walSyncInterval(Duration interval) {
             Objects.requireNonNull(interval, "walSyncInterval");
-            OptionChecks.range("walSyncInterval (ms)", interval.toMillis(), 1, 3_600_000);
+            if (interval.compareTo(Duration.ofHours(1)) > 0 || interval.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException("walSyncInterval must be between 1 ms and 1 h, got " + interval);
+            }
             walSyncInterval = interval;
             return this;
         }
@@ -434,6 +455,12 @@ public final class EngineOptions {
 
         public Builder errorIfExists(boolean error) {
             errorIfExists = error;
+            return this;
+        }
+
+        /** What opening the store does with a damaged WAL (default {@link WalRecoveryMode#POINT_IN_TIME}). */
+        public Builder walRecoveryMode(WalRecoveryMode mode) {
+            walRecoveryMode = Objects.requireNonNull(mode, "walRecoveryMode");
             return this;
         }
 
@@ -511,6 +538,13 @@ public final class EngineOptions {
             if (memoryLayout == MemoryLayout.OFF_HEAP && !mslab) {
                 throw new IllegalArgumentException("memoryLayout OFF_HEAP keeps every cell in off-heap chunks;"
                         + " it cannot be combined with mslab(false)");
+            }
+            if (memoryLayout == MemoryLayout.OFF_HEAP && maxValueLengthSet && offHeapLimit > 0
+                    && maxValueLength > offHeapLimit) {
+                // A value larger than the whole off-heap budget could never be written; refuse the pair now.
+                // (A default maxValueLength is not checked: a write that cannot fit is refused when made.)
+                throw new IllegalArgumentException("maxValueLength (" + maxValueLength + ") exceeds offHeapLimit ("
+                        + offHeapLimit + "): under memoryLayout OFF_HEAP every value lives in the off-heap MemStore");
             }
             if (offHeapLimit > 0 && offHeapLimit < 3 * memstoreSize) {
                 throw new IllegalArgumentException("offHeapLimit (" + offHeapLimit + ") must be at least three"

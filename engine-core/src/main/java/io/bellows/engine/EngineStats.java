@@ -22,15 +22,45 @@ import java.util.Objects;
  * @param memstore the MemStore's memory, its segments by kind and its in-memory work
  * @param levels tables and bytes per level, space amplification
  * @param lastSequence the sequence number of the last acknowledged write
+ * @param recovery what the open that started this engine replayed from the WAL and what it dropped
  */
 public record EngineStats(Io io, Reads reads, Background background, MemStore memstore, Levels levels,
-        long lastSequence) {
+        long lastSequence, Recovery recovery) {
     public EngineStats {
         Objects.requireNonNull(io, "io");
         Objects.requireNonNull(reads, "reads");
         Objects.requireNonNull(background, "background");
         Objects.requireNonNull(memstore, "memstore");
         Objects.requireNonNull(levels, "levels");
+        Objects.requireNonNull(recovery, "recovery");
+    }
+
+    /** Stats of an engine that reports no WAL recovery figures (another engine measured by the bench). */
+    public EngineStats(Io io, Reads reads, Background background, MemStore memstore, Levels levels, long lastSequence) {
+        this(io, reads, background, memstore, levels, lastSequence, Recovery.NONE);
+    }
+
+    /**
+     * What the open replayed from the WAL files it found and what it dropped ({@link WalRecoveryMode}).
+     *
+     * @param walFiles WAL files the open read
+     * @param recordsReplayed WAL records (write groups) applied
+     * @param tornTailBytes bytes of incomplete last records cut from the ends of WAL files: writes a crash
+     *     interrupted, never acknowledged as synced
+     * @param corruptRegions damaged regions found (each logged at ERROR with its file and offset)
+     * @param recordsDropped readable records not applied because of corruption: after the damage under
+     *     POINT_IN_TIME (in its file and in later WAL files)
+     * @param bytesDropped bytes not applied because of corruption: the damaged regions and, under
+     *     POINT_IN_TIME, everything after the first of them
+     */
+    public record Recovery(long walFiles, long recordsReplayed, long tornTailBytes, long corruptRegions,
+            long recordsDropped, long bytesDropped) {
+        public static final Recovery NONE = new Recovery(0, 0, 0, 0, 0, 0);
+
+        /** Whether recovery dropped anything that was not a torn tail. */
+        public boolean droppedCorruptData() {
+            return corruptRegions > 0;
+        }
     }
 
     /**

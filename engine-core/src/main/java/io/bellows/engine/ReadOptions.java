@@ -1,6 +1,7 @@
 package io.bellows.engine;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Per-read options; immutable, built fluently: {@code ReadOptions.at(snapshot).from(lo).to(hi)}.
@@ -26,10 +27,12 @@ public final class ReadOptions {
         return DEFAULTS;
     }
 
+    /** Reads as of {@code snapshot} (not null: {@link #defaults()} reads the latest state). */
     public static ReadOptions at(Snapshot snapshot) {
-        return new ReadOptions(snapshot, null, null, true);
+        return new ReadOptions(Objects.requireNonNull(snapshot, "snapshot"), null, null, true);
     }
 
+    /** These options reading as of {@code s}, or the latest state when {@code s} is null. */
     public ReadOptions snapshot(Snapshot s) {
         return new ReadOptions(s, lowerBound, upperBound, fillCache);
     }

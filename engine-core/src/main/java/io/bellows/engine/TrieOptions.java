@@ -209,7 +209,10 @@ public final class TrieOptions implements CompactionOptions {
             return this;
         }
 
-        /** Hash seed recorded by a new store (default: random); an existing store keeps its own. */
+        /**
+         * Hash seed recorded by a new store (default: random). An existing store keeps its own: opening
+         * it with a different explicit seed is refused, since every key's place depends on it.
+         */
         public Builder hashSeed(long seed) {
             hashSeed = seed;
             return this;

@@ -1,5 +1,7 @@
 package io.bellows.engine;
 
+import java.util.Objects;
+
 /** Per-write options; immutable. */
 public final class WriteOptions {
     private static final WriteOptions SYNC = new WriteOptions(Durability.SYNC);
@@ -30,7 +32,7 @@ public final class WriteOptions {
     }
 
     public static WriteOptions of(Durability durability) {
-        switch (durability) {
+        switch (Objects.requireNonNull(durability, "durability")) {
             case SYNC:
                 return SYNC;
             case ASYNC:

@@ -3,10 +3,13 @@ package io.bellows.engine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,6 +77,29 @@ class OffHeapBackpressureTest {
             close(pins);
             writes.get(30, TimeUnit.SECONDS);
             assertAll(db, n + 100);
+        }
+    }
+
+    /**
+     * A write larger than the whole pool can never fit: it is refused at once, naming the limit, instead
+     * of waiting a minute for memory that cannot come (issue 21). The engine goes on taking writes.
+     */
+    @Test
+    void aWriteLargerThanTheWholeLimitIsRefusedAtOnce() {
+        try (Engine db = Engine.open(dir, options())) {
+            byte[] huge = new byte[2 << 20];
+            MemoryLimitException e = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> assertThrows(MemoryLimitException.class, () -> db.put(key(0), huge)));
+            assertTrue(e.getMessage().contains("never fit") && e.getMessage().contains("offHeapLimit")
+                    && e.getMessage().contains(String.valueOf(1 << 20)), e.getMessage());
+            WriteBatch batch = new WriteBatch();
+            for (int i = 0; i < 3; i++) {
+                batch.put(key(i), new byte[600 << 10]);
+            }
+            assertThrows(MemoryLimitException.class, () -> db.write(batch, WriteOptions.async()));
+            db.put(key(1), value(1));
+            assertArrayEquals(value(1), db.get(key(1)));
+            assertEquals(null, db.get(key(0)));
         }
     }
 

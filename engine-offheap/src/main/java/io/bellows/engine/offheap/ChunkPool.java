@@ -208,10 +208,9 @@ final class ChunkPool implements AutoCloseable {
      * next call: compactions leave it alone.
      */
     boolean hasRoomFor(long bytes, long entries) {
-        long records = bytes + 4 * entries;
+        long need = need(bytes, entries);
         lock.lock();
         try {
-            long need = records + records / 7 + 2L * dataChunkSize;
             if (limit - allocatedBytes + freeBytes < need) {
                 return false;
             }
@@ -220,6 +219,20 @@ final class ChunkPool implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether the group could fit once everything else is released: false means waiting cannot help. */
+    boolean canEverHold(long bytes, long entries) {
+        return need(bytes, entries) <= limit;
+    }
+
+    long limit() {
+        return limit;
+    }
+
+    private long need(long bytes, long entries) {
+        long records = bytes + 4 * entries;
+        return records + records / 7 + 2L * dataChunkSize;
     }
 
     long chunksInUse() {

@@ -47,6 +47,16 @@ final class OffHeapLayout implements SegmentLayout {
     }
 
     @Override
+    public boolean canEverHold(long bytes, long entries) {
+        return pool.canEverHold(bytes, entries);
+    }
+
+    @Override
+    public long memoryLimit() {
+        return pool.limit();
+    }
+
+    @Override
     public PoolStats poolStats() {
         return new PoolStats(pool.chunksInUse(), pool.chunksFree(), pool.allocatedBytes());
     }

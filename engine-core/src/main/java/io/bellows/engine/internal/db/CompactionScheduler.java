@@ -1,6 +1,5 @@
 package io.bellows.engine.internal.db;
 
-import io.bellows.engine.EngineIOException;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.util.GuardedBy;
@@ -173,7 +172,7 @@ final class CompactionScheduler {
             }
         } catch (IOException e) {
             ctx.counters.backgroundErrors.increment();
-            throw new EngineIOException("compactRange failed: " + e.getMessage(), e);
+            throw IoErrors.wrap("compactRange failed", e);
         } finally {
             state.lock.lock();
             try {

@@ -2,7 +2,6 @@ package io.bellows.engine.internal.db;
 
 import io.bellows.engine.Cursor;
 import io.bellows.engine.Engine;
-import io.bellows.engine.EngineIOException;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.ReadOptions;
@@ -61,13 +60,16 @@ public final class EngineImpl implements Engine {
     public static Engine open(Path dir, EngineOptions options) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("cannot open " + dir + ": it is not a directory (a store is a directory)");
+        }
         if (!options.createIfMissing() && !Files.isDirectory(dir)) {
             throw new IllegalArgumentException("store " + dir + " does not exist (createIfMissing is off)");
         }
         try {
             return open(dir, options, DefaultFileSystem.forDirectory(dir, options.directIo()));
         } catch (IOException e) {
-            throw new EngineIOException("cannot open " + dir + ": " + e.getMessage(), e);
+            throw IoErrors.wrap("cannot open " + dir, e);
         }
     }
 
@@ -76,7 +78,7 @@ public final class EngineImpl implements Engine {
         try {
             return new EngineImpl(dir, options, fs);
         } catch (IOException e) {
-            throw new EngineIOException("cannot open " + dir + ": " + e.getMessage(), e);
+            throw IoErrors.wrap("cannot open " + dir, e);
         }
     }
 
@@ -107,6 +109,10 @@ public final class EngineImpl implements Engine {
         Closeable lock = null;
         boolean ok = false;
         try {
+            if (!options.createIfMissing() && !versions.exists()) {
+                // Checked again under the lock by Recovery; here so that a refused open creates no directory.
+                throw new IllegalArgumentException("store " + dir + " does not exist (createIfMissing is off)");
+            }
             fs.createDirectories(dir);
             lock = fs.lock(dir.resolve(FileNames.LOCK));
             walRetention.attach(new Recovery(ctx, flushWriter).run());
@@ -263,34 +269,41 @@ public final class EngineImpl implements Engine {
 
     @Override
     public void close() {
-        if (state.isClosed()) {
+        if (!state.markClosed()) {
             return;
         }
+        // From here new writes are refused (checkOpen, and the queue for any that passed it). The writes
+        // already queued finish, or give up if they would have to wait for background work; only then is
+        // what they wrote without a WAL flushed, so no write that returned normally is left out.
         state.closeRequested = true;
         boolean flushUnlogged;
         state.lock.lock();
         try {
+            state.backgroundChanged.signalAll();
+            while (!writes.isEmpty()) {
+                writes.awaitDrained(10);
+            }
             flushUnlogged = walRetention.hasUnloggedWrites();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            flushUnlogged = true;
         } finally {
             state.lock.unlock();
         }
         if (flushUnlogged) {
             try {
-                flush();
+                writes.switchMemStoreAtClose();
+                flushes.awaitFlushed();
             } catch (RuntimeException e) {
                 LOG.error("flush of unlogged (Durability.NONE) writes at close failed; they are lost", e);
             }
-        }
-        if (!state.markClosed()) {
-            return;
         }
         state.lock.lock();
         try {
             state.closing = true;
             state.backgroundChanged.signalAll();
             writes.wakeAll();
-            // Writers already queued fail fast now; a leader doing I/O finishes its group first, and a
-            // manual compaction finishes the level it is compacting.
+            // A manual compaction finishes the level it is compacting.
             while (!writes.isEmpty() || compactions.manualRunning()) {
                 writes.awaitDrained(10);
             }

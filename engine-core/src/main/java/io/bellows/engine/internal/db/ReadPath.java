@@ -1,7 +1,6 @@
 package io.bellows.engine.internal.db;
 
 import io.bellows.engine.Cursor;
-import io.bellows.engine.EngineIOException;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -75,7 +74,7 @@ final class ReadPath {
             }
             return null;
         } catch (IOException e) {
-            throw new EngineIOException("get failed: " + e.getMessage(), e);
+            throw IoErrors.wrap("get failed", e);
         } finally {
             v.release();
             view.close();
@@ -116,7 +115,7 @@ final class ReadPath {
         } catch (IOException e) {
             v.release();
             view.close();
-            throw new EngineIOException("cursor failed: " + e.getMessage(), e);
+            throw IoErrors.wrap("cursor failed", e);
         } catch (RuntimeException e) {
             v.release();
             view.close();

@@ -1,6 +1,5 @@
 package io.bellows.engine.internal.db;
 
-import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.version.FileMeta;
@@ -8,7 +7,6 @@ import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionEdit;
 import io.bellows.engine.internal.version.VersionSet;
 import io.bellows.engine.internal.wal.BatchCodec;
-import io.bellows.engine.internal.wal.LogReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a store's state: creates or recovers the manifest (refusing a store made with another scheme),
- * replays the WAL files the manifest still needs into the MemStore, writes what they held to tables,
- * and starts a new WAL. Runs once, on the opening thread, before any background thread exists.
+ * Opens a store's state: recovers the manifest (refusing a store made with another scheme) or creates
+ * one, replays the WAL files the manifest still needs into the MemStore under the {@link WalReplay}'s
+ * recovery mode, writes what they held to tables, and starts a new WAL. Runs once, on the opening
+ * thread, before any background thread exists.
  */
 final class Recovery {
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
@@ -35,24 +34,21 @@ final class Recovery {
         this.memstore = ctx.memstore;
     }
 
-    /** Recovers the store and returns the new WAL, the first log the manifest now needs. */
+    /**
+     * Recovers the store and returns the new WAL, the first log the manifest now needs. Every check that
+     * can refuse the open (existence, scheme, options the store's state must fit, manifest and WAL damage
+     * under the recovery mode) runs before the first write, so a refused open leaves the store as it was.
+     */
     Wal run() throws IOException {
         Path dir = ctx.dir;
-        if (versions.exists()) {
+        boolean exists = versions.exists();
+        if (exists) {
             if (ctx.options.errorIfExists()) {
                 throw new IllegalArgumentException("store " + dir + " already exists (errorIfExists is set)");
             }
-            String recorded = versions.recover();
-            if (!recorded.equals(ctx.options.compaction().name())) {
-                throw new IllegalArgumentException("store " + dir + " was created with compaction scheme " + recorded
-                        + " and cannot be opened with " + ctx.options.compaction()
-                        + "; open it with compaction(" + recorded + ")");
-            }
-        } else {
-            if (!ctx.options.createIfMissing()) {
-                throw new IllegalArgumentException("store " + dir + " does not exist (createIfMissing is off)");
-            }
-            versions.create(ctx.options.compaction().name());
+            versions.recover(ctx.options.compaction().name());
+        } else if (!ctx.options.createIfMissing()) {
+            throw new IllegalArgumentException("store " + dir + " does not exist (createIfMissing is off)");
         }
         List<Long> logs = new ArrayList<>();
         for (String name : ctx.fs.list(dir)) {
@@ -65,15 +61,17 @@ final class Recovery {
             }
         }
         logs.sort(null);
-        long maxSeq = versions.lastSequence();
-        for (long n : logs) {
-            maxSeq = Math.max(maxSeq, replayLog(n));
-            versions.setLastSequence(maxSeq);
-            if (memstore.shouldFlush()) {
-                writeRecoveredTable(-1);
-            }
+        WalReplay replay = new WalReplay(dir, ctx.fs, ctx.options.walRecoveryMode());
+        ctx.counters.recovery = replay.run(logs, null);
+        // Nothing was written before this point.
+        if (exists) {
+            versions.startNewManifest();
+        } else {
+            versions.create(ctx.options.compaction().name());
         }
-        versions.setLastSequence(maxSeq);
+        long[] maxSeq = {versions.lastSequence()};
+        replay.run(logs, (record, path, offset) -> maxSeq[0] = Math.max(maxSeq[0], apply(record, path, offset)));
+        versions.setLastSequence(maxSeq[0]);
         long walNumber = versions.newFileNumber();
         Wal wal = new Wal(dir, ctx.fs, walNumber);
         boolean ok = false;
@@ -89,33 +87,47 @@ final class Recovery {
                 }
             }
         }
+        keepDamagedLogs(replay.damagedLogs());
         return wal;
     }
 
-    /** Replays one WAL file into the MemStore; returns the highest sequence it held. */
-    private long replayLog(long number) throws IOException {
-        Path path = FileNames.log(ctx.dir, number);
-        LogReader reader = new LogReader(ctx.fs.readAll(path), path, FileHeader.KIND_WAL);
-        long[] max = {0};
-        byte[] record;
-        while ((record = reader.next()) != null) {
-            // A bounded (off-heap) MemStore may be full before it is due for a flush (records of small
-            // cells outweigh their data bytes, or the logs came from a larger MemStore): nothing would
-            // return its memory, so the recovered data goes to a table first. Each operation takes at
-            // least 2 encoded bytes, so a record holds at most length / 2 cells.
-            if (!memstore.hasRoomFor(record.length, record.length / 2) && !memstore.isActiveEmpty()) {
-                versions.setLastSequence(Math.max(versions.lastSequence(), max[0]));
-                writeRecoveredTable(-1);
+    /**
+     * Renames the damaged WAL files, whose replayable records are now in tables: the manifest no longer
+     * needs them, and the sweep would delete the evidence.
+     */
+    private void keepDamagedLogs(List<Long> numbers) {
+        for (long n : numbers) {
+            Path kept = FileNames.corruptLog(ctx.dir, n);
+            try {
+                ctx.fs.rename(FileNames.log(ctx.dir, n), kept);
+                LOG.error("kept the damaged WAL file as {} for inspection (the store no longer needs it; delete it"
+                        + " when done)", kept);
+            } catch (IOException e) {
+                LOG.error("could not keep the damaged WAL file {}; the sweep will delete it", FileNames.log(ctx.dir, n), e);
             }
-            BatchCodec.decode(record, path, reader.lastRecordOffset(), (seq, kind, key, value) -> {
-                memstore.add(key, seq, kind, value);
-                max[0] = Math.max(max[0], seq);
-            });
-            memstore.endWrite();
         }
-        if (reader.tornTailOffset() >= 0) {
-            LOG.warn("{}: cut a torn tail at offset {} (an interrupted write that was never acknowledged as synced)",
-                    path, reader.tornTailOffset());
+    }
+
+    /** Applies one WAL record to the MemStore, flushing first if it is full; returns its last sequence. */
+    private long apply(byte[] record, Path path, long offset) throws IOException {
+        // A bounded (off-heap) MemStore may be full before it is due for a flush (records of small cells
+        // outweigh their data bytes, or the logs came from a larger MemStore): nothing would return its
+        // memory, so the recovered data goes to a table first. Each operation takes at least 2 encoded
+        // bytes, so a record holds at most length / 2 cells.
+        if (!memstore.hasRoomFor(record.length, record.length / 2) && !memstore.isActiveEmpty()) {
+            writeRecoveredTable(-1);
+        }
+        long[] max = {0};
+        BatchCodec.decode(record, path, offset, (seq, kind, key, value) -> {
+            memstore.add(key, seq, kind, value);
+            max[0] = Math.max(max[0], seq);
+        });
+        memstore.endWrite();
+        if (max[0] > versions.lastSequence()) {
+            versions.setLastSequence(max[0]);
+        }
+        if (memstore.shouldFlush()) {
+            writeRecoveredTable(-1);
         }
         return max[0];
     }

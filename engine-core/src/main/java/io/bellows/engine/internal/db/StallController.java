@@ -43,10 +43,17 @@ final class StallController {
      * REQUIRES: lock held, caller is the leader. Returns once a group of {@code entries} cells in
      * {@code bytes} may be logged and inserted; with {@code force} (a requested flush), once the MemStore
      * holding data has been switched. A group the MemStore's memory cannot take waits here, before it
-     * is logged, so an insert never fails after its WAL append.
+     * is logged, so an insert never fails after its WAL append; one it could never take is refused at
+     * once. Once close is requested, only close's own switch ({@code atClose}) waits for background
+     * work: a write that would have to wait is refused, so close drains the queue promptly.
      */
     @GuardedBy("state.lock")
-    void makeRoom(boolean force, long bytes, long entries) throws IOException {
+    void makeRoom(boolean force, boolean atClose, long bytes, long entries) throws IOException {
+        if (!force && !memstore.canEverHold(bytes, entries)) {
+            throw new MemoryLimitException("a write of " + bytes + " encoded bytes in " + entries + " entries can never"
+                    + " fit in the MemStore's memory limit of " + memstore.memoryLimit() + " bytes (offHeapLimit, by"
+                    + " default 4 x memstoreSize); raise offHeapLimit or split the write");
+        }
         boolean allowDelay = !force;
         long stallStart = 0;
         long memoryWaitStart = 0;
@@ -62,6 +69,7 @@ final class StallController {
                         delayOnce();
                         break;
                     case WAIT_FOR_BACKGROUND:
+                        giveUpIfClosing(atClose, "a flush or compaction");
                         flushes.checkCloseNotBlocked();
                         if (stallStart == 0) {
                             stallStart = System.nanoTime();
@@ -73,6 +81,7 @@ final class StallController {
                     case WAIT_FOR_MEMORY:
                         // The flush, an in-memory compaction or readers closing their views return memory;
                         // long-lived cursors may never do, so the wait is bounded.
+                        giveUpIfClosing(atClose, "MemStore memory");
                         flushes.checkCloseNotBlocked();
                         long now = System.nanoTime();
                         if (memoryWaitStart == 0) {
@@ -106,6 +115,12 @@ final class StallController {
             if (stallStart != 0) {
                 ctx.counters.stallNanos.add(System.nanoTime() - stallStart);
             }
+        }
+    }
+
+    private void giveUpIfClosing(boolean atClose, String what) {
+        if (state.closeRequested && !atClose) {
+            throw new EngineClosedException("engine closed while the write waited for " + what);
         }
     }
 

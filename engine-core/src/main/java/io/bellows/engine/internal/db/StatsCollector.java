@@ -57,7 +57,7 @@ final class StatsCollector {
                             memstoreCounters.bytesEliminated.sum(), ms.uniqueness, ms.throttle,
                             ms.pool.chunksInUse(), ms.pool.chunksFree(), ms.pool.offHeapBytes()),
                     new EngineStats.Levels(levels),
-                    versions.lastSequence());
+                    versions.lastSequence(), counters.recovery);
         } finally {
             v.release();
         }

@@ -1,7 +1,7 @@
 package io.bellows.engine.internal.db;
 
 import io.bellows.engine.Durability;
-import io.bellows.engine.EngineIOException;
+import io.bellows.engine.EngineClosedException;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.MemStore;
@@ -40,13 +40,16 @@ final class WriteQueue {
         final WriteBatch batch;
         final Durability durability;
         final Condition cv;
+        /** The switch close makes to flush unlogged writes: the one writer taken once the engine is closed. */
+        final boolean atClose;
         boolean done;
         Throwable error;
 
-        Writer(WriteBatch batch, Durability durability, Condition cv) {
+        Writer(WriteBatch batch, Durability durability, Condition cv, boolean atClose) {
             this.batch = batch;
             this.durability = durability;
             this.cv = cv;
+            this.atClose = atClose;
         }
 
         boolean logged() {
@@ -65,17 +68,30 @@ final class WriteQueue {
 
     /** Logs (unless {@code durability} is NONE) and applies a non-empty batch; returns when it is visible. */
     void write(WriteBatch batch, Durability durability) {
-        run(new Writer(batch, durability, state.lock.newCondition()));
+        run(new Writer(batch, durability, state.lock.newCondition(), false));
     }
 
     /** Switches the MemStore (if it holds data) to a snapshot scheduled for flushing, in queue order. */
     void switchMemStore() {
-        run(new Writer(null, Durability.SYNC, state.lock.newCondition()));
+        run(new Writer(null, Durability.SYNC, state.lock.newCondition(), false));
+    }
+
+    /**
+     * Close's switch, once the queue has drained: the MemStore holding unlogged writes becomes a snapshot
+     * for the flush that makes them durable.
+     */
+    void switchMemStoreAtClose() {
+        run(new Writer(null, Durability.SYNC, state.lock.newCondition(), true));
     }
 
     private void run(Writer w) {
         state.lock.lock();
         try {
+            if (state.isClosed() && !w.atClose) {
+                // Close has begun: it drains the writers queued before it and flushes what they wrote; a
+                // write that comes later is refused rather than left out of that flush.
+                throw new EngineClosedException("engine at " + ctx.dir + " is closed");
+            }
             writers.addLast(w);
             while (!w.done && writers.peekFirst() != w) {
                 w.cv.awaitUninterruptibly();
@@ -87,7 +103,7 @@ final class WriteQueue {
             List<Writer> group = new ArrayList<>();
             Throwable error = null;
             try {
-                stalls.makeRoom(w.batch == null, w.batch == null ? 0 : BatchAccess.encodedLength(w.batch),
+                stalls.makeRoom(w.batch == null, w.atClose, w.batch == null ? 0 : BatchAccess.encodedLength(w.batch),
                         w.batch == null ? 0 : w.batch.count());
                 if (w.batch != null) {
                     buildGroup(w, group);
@@ -131,7 +147,7 @@ final class WriteQueue {
             throw (Error) t;
         }
         if (t instanceof IOException) {
-            throw new EngineIOException(t.getMessage(), (IOException) t);
+            throw IoErrors.wrap("write failed", (IOException) t);
         }
         throw new IllegalStateException(t);
     }

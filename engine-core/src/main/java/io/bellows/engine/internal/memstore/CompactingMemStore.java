@@ -280,6 +280,16 @@ final class CompactingMemStore implements MemStore {
     }
 
     @Override
+    public boolean canEverHold(long bytes, long entries) {
+        return layout.canEverHold(bytes, entries);
+    }
+
+    @Override
+    public long memoryLimit() {
+        return layout.memoryLimit();
+    }
+
+    @Override
     public boolean shouldFlush() {
         MemStoreState s = state.get();
         long data = s.active.dataSize();

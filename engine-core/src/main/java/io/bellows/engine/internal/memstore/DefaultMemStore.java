@@ -45,6 +45,16 @@ final class DefaultMemStore implements MemStore {
     }
 
     @Override
+    public boolean canEverHold(long bytes, long entries) {
+        return layout.canEverHold(bytes, entries);
+    }
+
+    @Override
+    public long memoryLimit() {
+        return layout.memoryLimit();
+    }
+
+    @Override
     public boolean shouldFlush() {
         return state.get().active.dataSize() >= flushSize;
     }

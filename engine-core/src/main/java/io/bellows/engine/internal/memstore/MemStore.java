@@ -46,6 +46,19 @@ public interface MemStore extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Whether a write group of {@code entries} cells in {@code bytes} could be added at all, into an
+     * otherwise empty MemStore: false means waiting would never help.
+     */
+    default boolean canEverHold(long bytes, long entries) {
+        return true;
+    }
+
+    /** Most bytes of memory the MemStore's layout may hold at once; Long.MAX_VALUE when unbounded. */
+    default long memoryLimit() {
+        return Long.MAX_VALUE;
+    }
+
     /** Whether the data not yet snapshotted has reached the flush size. */
     boolean shouldFlush();
 

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.metrics;
 
+import io.bellows.engine.EngineStats;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -7,6 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
  * hot-path increments contention-free across threads.
  */
 public final class EngineCounters {
+    /** What the open replayed from the WAL and dropped; set once, before the engine is published. */
+    public volatile EngineStats.Recovery recovery = EngineStats.Recovery.NONE;
     public final LongAdder userBytes = new LongAdder();
     public final LongAdder walBytes = new LongAdder();
     public final LongAdder flushBytesWritten = new LongAdder();

@@ -10,6 +10,8 @@ public final class FileNames {
     public static final String LOG_SUFFIX = ".log";
     public static final String TABLE_SUFFIX = ".sst";
     public static final String TEMP_SUFFIX = ".tmp";
+    /** A WAL file recovery found damaged, kept for inspection; nothing in the engine reads or deletes it. */
+    public static final String CORRUPT_SUFFIX = ".corrupt";
 
     private FileNames() {}
 
@@ -19,6 +21,10 @@ public final class FileNames {
 
     public static Path log(Path dir, long number) {
         return dir.resolve(String.format("%06d%s", number, LOG_SUFFIX));
+    }
+
+    public static Path corruptLog(Path dir, long number) {
+        return dir.resolve(String.format("%06d%s%s", number, LOG_SUFFIX, CORRUPT_SUFFIX));
     }
 
     public static Path manifest(Path dir, long number) {

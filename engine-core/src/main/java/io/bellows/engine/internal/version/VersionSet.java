@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.function.Consumer;
 
 /**
  * The manifest and the chain of versions it describes. Every change of the table set goes through
@@ -101,10 +101,17 @@ public final class VersionSet implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the current version from CURRENT and the manifest it names, then starts a new manifest.
-     * Returns the scheme name the store was created with.
+     * Rebuilds the current version from CURRENT and the manifest it names, writing nothing: an open that
+     * this or a later check refuses leaves the store as it was. {@link #startNewManifest} then records
+     * the recovered state in a new manifest.
+     *
+     * @throws IllegalArgumentException if the store was created with a scheme other than
+     *     {@code expectedScheme} (checked before any of the scheme's records is read), or if the
+     *     recorded state does not fit the options it is opened with
+     * @throws CorruptionException naming the file and offset if the manifest or CURRENT is damaged; only
+     *     an incomplete last record (a torn write, never acknowledged) is cut and logged
      */
-    public synchronized String recover() throws IOException {
+    public synchronized void recover(String expectedScheme) throws IOException {
         Path currentPath = dir.resolve(FileNames.CURRENT);
         String manifestName = readCurrent(currentPath);
         Path manifestPath = dir.resolve(manifestName);
@@ -121,7 +128,14 @@ public final class VersionSet implements AutoCloseable {
             long offset = reader.lastRecordOffset();
             VersionEdit e = VersionEdit.decode(record, manifestPath, offset);
             if (e.scheme() != null) {
+                if (!e.scheme().equals(expectedScheme)) {
+                    throw new IllegalArgumentException("store " + dir + " was created with compaction scheme "
+                            + e.scheme() + " and cannot be opened with " + expectedScheme + "; open it with compaction("
+                            + e.scheme() + ")");
+                }
                 scheme = e.scheme();
+            } else if (scheme == null && !e.schemeRecords().isEmpty()) {
+                throw new CorruptionException(manifestPath, offset, "scheme records before the scheme name");
             }
             if (e.logNumber() >= 0) {
                 logNumber = e.logNumber();
@@ -162,9 +176,16 @@ public final class VersionSet implements AutoCloseable {
             throw new CorruptionException(manifestPath, reader.validLength(),
                     "scheme state disagrees with the tables: " + ex.getMessage(), ex);
         }
+        if (reader.tornTailOffset() >= 0) {
+            LOG.warn("{}: cut an incomplete last record at offset {} (a manifest write a crash interrupted; the"
+                    + " edit it held never took effect)", manifestPath, reader.tornTailOffset());
+        }
         manifestNumber = FileNames.manifestNumber(manifestName);
+    }
+
+    /** After {@link #recover}: writes the recovered state to a new manifest and points CURRENT at it. */
+    public synchronized void startNewManifest() throws IOException {
         writeNewManifest();
-        return scheme;
     }
 
     private String readCurrent(Path currentPath) throws IOException {

@@ -105,7 +105,12 @@ public final class BatchCodec {
         return b;
     }
 
-    private static void validate(byte[] record, Path path, long recordOffset) {
+    /**
+     * Checks that the whole record parses, as {@link #decode} does before it applies anything.
+     *
+     * @throws CorruptionException naming {@code path} and {@code recordOffset} if the record is malformed
+     */
+    public static void validate(byte[] record, Path path, long recordOffset) {
         if (record.length < HEADER_LENGTH) {
             throw new CorruptionException(path, recordOffset, "WAL record of " + record.length
                     + " bytes is shorter than its " + HEADER_LENGTH + "-byte header");

@@ -18,20 +18,29 @@ import java.util.Arrays;
  * Reads the records of a log file (WAL or manifest) written by {@link LogWriter}, telling a torn tail
  * from corruption (docs/formats/wal.md, "Reading and damage").
  *
- * <p>A crash can leave the last record of a log half written: a short chunk, a bad checksum, a FIRST
- * without its LAST, zeroes. None of that was acknowledged, so it is cut: {@link #next} returns null and
- * {@link #tornTailOffset} says where the valid prefix ends. Damage that is followed by any valid chunk
- * cannot be a torn tail (something was written after it), so it may hide complete records; it is
- * reported as a {@link CorruptionException} naming the damaged offset instead of silently dropping
- * those records. Every block starts at a chunk boundary, so past the damaged block only block starts
- * need checking.
+ * <p>A crash can leave the last record of a log incomplete: a chunk header or payload cut by the end of
+ * the file, a FIRST without its LAST, or an unwritten (zero) tail. None of that was acknowledged as
+ * durable, so it is cut: {@link #next} returns null and {@link #tornTailOffset} says where the valid
+ * prefix ends. Everything else is corruption, reported as a {@link CorruptionException} naming the
+ * damaged offset: a complete chunk whose checksum fails (its bytes are all there, so a crash did not
+ * cut it), a bad type, a length past its block, chunks out of order, and any damage followed by a valid
+ * chunk (something was written after it). The caller decides what corruption costs: the manifest
+ * refuses to open; WAL recovery applies its {@code WalRecoveryMode}, and may {@link #skipCorruption}
+ * to the next valid chunk.
  *
  * <p>Thread safety: none.
  */
 public final class LogReader {
+    /**
+     * File systems expose unwritten space in whole sectors: a zero run to the end of the file that
+     * starts on this boundary inside a chunk is an unwritten tail, not damage to a complete chunk.
+     */
+    static final int SECTOR = 512;
     private final byte[] buf;
     private final Path path;
     private final int end;
+    /** Start of the run of zero bytes that ends the file ({@code end} if the last byte is not zero). */
+    private final int zeroTailStart;
     /** Offset of the next chunk to read. */
     private int pos;
     private int validLength;
@@ -39,6 +48,11 @@ public final class LogReader {
     private long tornTailOffset = -1;
     private boolean done;
     private CorruptionException failure;
+    /** Where the damaged record starts (what corruption makes unreadable starts there). */
+    private int damageStart;
+    /** The valid chunk to resume at after the damage, or -1 to search past {@link #damageStart}'s chunk. */
+    private int resumeAt;
+    private int damagedChunk;
     /** Payload of a fragmented record being assembled. */
     private byte[] fragments = new byte[0];
     private int fragmentsLength;
@@ -52,6 +66,11 @@ public final class LogReader {
         this.buf = fileContents;
         this.path = path;
         this.end = fileContents.length;
+        int z = end;
+        while (z > 0 && buf[z - 1] == 0) {
+            z--;
+        }
+        this.zeroTailStart = z;
         if (tornBeforeHeader(fileKind)) {
             done = true;
             tornTailOffset = 0;
@@ -65,8 +84,8 @@ public final class LogReader {
     /**
      * Returns the next complete record, or null once the log ends (cleanly or at a torn tail).
      *
-     * @throws CorruptionException naming the file and the damaged offset if damage is followed by a valid
-     *     chunk; every later call throws it again
+     * @throws CorruptionException naming the file and the damaged offset; every later call throws it
+     *     again unless {@link #skipCorruption} moves past it
      */
     public byte[] next() {
         if (failure != null) {
@@ -89,35 +108,40 @@ public final class LogReader {
                 continue;
             }
             if (end - chunk < CHUNK_HEADER_SIZE) {
-                return damage(chunk, recordStart, (end - chunk) + "-byte chunk header cut by the end of the file");
+                return damage(chunk, recordStart, (end - chunk) + "-byte chunk header cut by the end of the file", true);
             }
             int length = Coding.getShort(buf, chunk + 4);
             int type = buf[chunk + 6] & 0xff;
             int payload = chunk + CHUNK_HEADER_SIZE;
             if (length == 0 && type == 0 && Coding.getInt(buf, chunk) == 0) {
-                return damage(chunk, recordStart, "zeroed chunk header");
+                return damage(chunk, recordStart, "zeroed chunk header", zeroTailStart <= chunk);
             }
             if (payload + length > blockEnd) {
-                return damage(chunk, recordStart, "chunk length " + length + " runs past the end of its block");
+                return damage(chunk, recordStart, "chunk length " + length + " runs past the end of its block",
+                        unwritten(chunk, payload));
             }
             if (payload + length > end) {
-                return damage(chunk, recordStart, "chunk length " + length + " runs past the end of the file");
+                // Cut by the end of the file, unless the stored checksum matches the bytes that are there:
+                // then the chunk is complete and its length field is what was damaged.
+                boolean complete = Checksums.unmask(Coding.getInt(buf, chunk))
+                        == Checksums.crc32c((byte) type, buf, payload, end - payload);
+                return damage(chunk, recordStart, "chunk length " + length + " runs past the end of the file", !complete);
             }
             int after = payload + length;
             if (Checksums.unmask(Coding.getInt(buf, chunk)) != Checksums.crc32c((byte) type, buf, payload, length)) {
-                return damage(chunk, recordStart, "chunk checksum mismatch");
+                return damage(chunk, recordStart, "chunk checksum mismatch", unwritten(chunk, after));
             }
             switch (type) {
                 case FULL:
                     if (recordStart >= 0) {
-                        return damage(recordStart, recordStart,
+                        return corruption(recordStart, recordStart, chunk,
                                 "record has no LAST chunk; a FULL chunk follows at " + chunk);
                     }
                     pos = after;
                     return complete(chunk, Arrays.copyOfRange(buf, payload, after));
                 case FIRST:
                     if (recordStart >= 0) {
-                        return damage(recordStart, recordStart,
+                        return corruption(recordStart, recordStart, chunk,
                                 "record has no LAST chunk; a FIRST chunk follows at " + chunk);
                     }
                     recordStart = chunk;
@@ -126,7 +150,8 @@ public final class LogReader {
                 case MIDDLE:
                 case LAST:
                     if (recordStart < 0) {
-                        return damage(chunk, -1, LogFormat.typeName(type) + " chunk without a FIRST chunk");
+                        return damage(chunk, -1, LogFormat.typeName(type) + " chunk without a FIRST chunk",
+                                unwritten(chunk, after));
                     }
                     appendFragment(payload, length);
                     if (type == LAST) {
@@ -135,10 +160,30 @@ public final class LogReader {
                     }
                     break;
                 default:
-                    return damage(chunk, recordStart, "bad chunk type " + type);
+                    return damage(chunk, recordStart, "bad chunk type " + type, unwritten(chunk, after));
             }
             pos = after;
         }
+    }
+
+    /**
+     * After {@link #next} threw a CorruptionException: moves to the next valid chunk after the damage
+     * (RocksDB's skip-any-corrupted-records), so {@link #next} goes on from there, or to the end of the
+     * file if none follows. Returns the bytes passed over, from the start of the damaged record.
+     */
+    public long skipCorruption() {
+        if (failure == null) {
+            throw new IllegalStateException("no corruption to skip");
+        }
+        failure = null;
+        int resume = resumeAt >= 0 ? resumeAt : nextValidChunk(damagedChunk);
+        if (resume < 0) {
+            done = true;
+            pos = end;
+            return end - damageStart;
+        }
+        pos = resume;
+        return resume - damageStart;
     }
 
     /** Offset of the first chunk of the record {@link #next} returned last, or -1 before the first. */
@@ -160,6 +205,11 @@ public final class LogReader {
         return tornTailOffset;
     }
 
+    /** Bytes of the file: what a torn tail or a corruption leaves unread is measured against it. */
+    public long fileLength() {
+        return end;
+    }
+
     private byte[] complete(int recordOffset, byte[] record) {
         lastRecordOffset = recordOffset;
         validLength = pos;
@@ -176,36 +226,55 @@ public final class LogReader {
     }
 
     /**
-     * Decides between torn tail and corruption for damage at {@code offset}: corruption if a valid chunk
-     * starts anywhere after it in its block (the damaged length field cannot say where the next chunk
-     * starts, so every offset is a candidate) or at any later block start.
+     * Whether damage to the chunk spanning [{@code chunk}, {@code chunkEnd}) is explained by an unwritten
+     * tail: the file's final run of zeroes starts inside the chunk, on a sector boundary.
      */
-    private byte[] damage(int offset, int recordStart, String description) {
-        if (validChunkAfter(offset)) {
-            failure = new CorruptionException(path, offset, description);
-            throw failure;
+    private boolean unwritten(int chunk, int chunkEnd) {
+        return zeroTailStart < end && zeroTailStart >= chunk && zeroTailStart < Math.max(chunkEnd, chunk + 1)
+                && zeroTailStart % SECTOR == 0;
+    }
+
+    /**
+     * Damage at {@code offset}: a torn tail if {@code incomplete} (what a crash leaves) and no valid chunk
+     * starts after it; corruption otherwise.
+     */
+    private byte[] damage(int offset, int recordStart, String description, boolean incomplete) {
+        if (!incomplete || nextValidChunk(offset) >= 0) {
+            return corruption(offset, recordStart >= 0 ? recordStart : offset, -1, description);
         }
         done = true;
         pos = end;
-        boolean zeroTail = recordStart < 0 && allZero(offset, end);
+        boolean zeroTail = recordStart < 0 && zeroTailStart <= offset;
         tornTailOffset = zeroTail ? -1 : validLength;
         return null;
     }
 
-    private boolean validChunkAfter(int offset) {
+    private byte[] corruption(int offset, int recordStart, int resume, String description) {
+        damagedChunk = offset;
+        damageStart = recordStart;
+        resumeAt = resume;
+        failure = new CorruptionException(path, offset, description);
+        throw failure;
+    }
+
+    /**
+     * The first valid chunk after {@code offset}, or -1: at any offset in the rest of its block (a damaged
+     * length field cannot say where the next chunk starts) or at any later block start.
+     */
+    private int nextValidChunk(int offset) {
         long blockEnd = LogFormat.blockEnd(offset);
         int lastCandidate = (int) Math.min(blockEnd, end) - CHUNK_HEADER_SIZE;
         for (int candidate = offset + 1; candidate <= lastCandidate; candidate++) {
             if (validChunk(candidate)) {
-                return true;
+                return candidate;
             }
         }
         for (long block = blockEnd; block + CHUNK_HEADER_SIZE <= end; block += BLOCK_SIZE) {
             if (validChunk((int) block)) {
-                return true;
+                return (int) block;
             }
         }
-        return false;
+        return -1;
     }
 
     private boolean validChunk(int chunk) {
@@ -230,7 +299,7 @@ public final class LogReader {
     }
 
     private boolean tornBeforeHeader(int fileKind) {
-        if (allZero(0, end)) {
+        if (zeroTailStart == 0) {
             return true;
         }
         if (end >= FileHeader.LENGTH) {
@@ -238,14 +307,5 @@ public final class LogReader {
         }
         byte[] expected = FileHeader.encode(fileKind, LogFormat.VERSION);
         return Arrays.equals(buf, 0, end, expected, 0, end);
-    }
-
-    private boolean allZero(int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (buf[i] != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -12,6 +12,7 @@ import io.bellows.engine.EngineConfigs;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.ReadOptions;
+import io.bellows.engine.WalRecoveryMode;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.WriteOptions;
 import io.bellows.engine.internal.io.CrashableFileSystem;
@@ -161,10 +162,21 @@ class RecoveryTest {
             f.sync();
         }
         Path damaged = log;
+        EngineOptions absolute = options.toBuilder().walRecoveryMode(WalRecoveryMode.ABSOLUTE_CONSISTENCY).build();
         CorruptionException e = assertThrows(CorruptionException.class,
-                () -> EngineImpl.open(DIR, options, crashed));
+                () -> EngineImpl.open(DIR, absolute, crashed));
         assertEquals(damaged, e.file());
         assertTrue(e.offset() > 0 && e.offset() <= b.length / 2, "offset " + e.offset());
+        // The default, POINT_IN_TIME, opens at the last write before the damage and says what it dropped.
+        EngineImpl db2 = EngineImpl.open(DIR, options, crashed);
+        try {
+            assertArrayEquals(value(0), db2.get(key(0)));
+            assertNull(db2.get(key(199)));
+            assertEquals(1, db2.stats().recovery().corruptRegions());
+            assertTrue(db2.stats().recovery().recordsDropped() > 0, db2.stats().recovery().toString());
+        } finally {
+            db2.close();
+        }
     }
 
     @Test

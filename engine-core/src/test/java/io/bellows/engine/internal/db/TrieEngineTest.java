@@ -217,9 +217,12 @@ class TrieEngineTest {
         }
         db.flush();
         db.close();
-        db = EngineImpl.open(DIR, options(trie().hashSeed(99)).build(), fs);
+        IllegalArgumentException seed = assertThrows(IllegalArgumentException.class,
+                () -> EngineImpl.open(DIR, options(trie().hashSeed(99)).build(), fs));
+        assertTrue(seed.getMessage().contains("TrieOptions.hashSeed 7"), seed.getMessage());
+        db = EngineImpl.open(DIR, options(trie().hashSeed(7)).build(), fs);
         for (int k = 0; k < 2000; k++) {
-            assertArrayEquals(key(k), db.get(key(k)), "the store's own seed is used, not the option");
+            assertArrayEquals(key(k), db.get(key(k)), "the store's own seed");
         }
         db.close();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.CorruptionException;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.util.Coding;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -45,27 +46,44 @@ class LogDamageTest {
         assertTornTail(Arrays.copyOf(log, log.length - 11), 0, HEADER);
     }
 
+    /** A length cut by the end of the file is a torn tail; one the stored checksum says is complete is not. */
     @Test
-    void badLengthAtEndIsATornTail() {
+    void inflatedLengthOfACompleteLastChunkIsCorruption() {
         byte[] log = new LogFixture().write("foo").contents();
         log[HEADER + 4]++;
-        assertTornTail(log, 0, HEADER);
+        assertCorruption(log, 0, HEADER, "runs past the end of the file");
     }
 
+    /** The case: the last record's bytes are all there, so a failing checksum is not a torn write. */
     @Test
-    void checksumMismatchAtEndIsATornTail() {
+    void checksumMismatchAtEndIsCorruption() {
         byte[] log = new LogFixture().write("foo").write("foo").contents();
         log[log.length - 1] ^= 0x10;
-        assertTornTail(log, 1, HEADER + CHUNK_HEADER_SIZE + 3);
+        assertCorruption(log, 1, HEADER + CHUNK_HEADER_SIZE + 3, "checksum");
     }
 
     @Test
-    void badTypeUnexpectedMiddleOrLastAtEndAreTornTails() {
+    void badTypeUnexpectedMiddleOrLastAtEndAreCorruption() {
         for (int type : new int[] {0, 5, 100, LogFormat.MIDDLE, LogFormat.LAST}) {
             byte[] log = new LogFixture().write("foo").contents();
             setType(log, HEADER, type);
-            assertTornTail(log, 0, HEADER);
+            assertCorruption(log, 0, HEADER, null);
         }
+    }
+
+    /** Zeroes to the end of the file from a sector boundary are space never written, even inside a chunk. */
+    @Test
+    void sectorAlignedZeroTailInsideAChunkIsATornTail() {
+        LogFixture fixture = new LogFixture().write("foo").write(big("x", 3000));
+        byte[] log = fixture.contents();
+        int lastStart = fixture.recordOffsets.get(1).intValue();
+        int sector = (lastStart / LogReader.SECTOR + 1) * LogReader.SECTOR;
+        byte[] unwritten = log.clone();
+        Arrays.fill(unwritten, sector, log.length, (byte) 0);
+        assertTornTail(unwritten, 1, fixture.recordEnds.get(0));
+        byte[] zeroed = log.clone();
+        Arrays.fill(zeroed, sector + 1, log.length, (byte) 0);
+        assertCorruption(zeroed, 1, lastStart, "checksum");
     }
 
     @Test
@@ -135,7 +153,17 @@ class LogDamageTest {
                     complete--;
                 }
             }
-            List<byte[]> read = readAll(reader(torn));
+            // Noise over a chunk that was complete is corruption, over a cut one a torn tail: either way the
+            // reader returns exactly the records before the damage and nothing else.
+            List<byte[]> read = new ArrayList<>();
+            try {
+                LogReader r = reader(torn);
+                for (byte[] rec; (rec = r.next()) != null; ) {
+                    read.add(rec);
+                }
+            } catch (CorruptionException e) {
+                assertTrue(e.offset() >= lastChunk - CHUNK_HEADER_SIZE, "cut at " + cut + ": " + e.getMessage());
+            }
             assertEquals(complete, read.size(), "cut at " + cut);
             for (int i = 0; i < complete; i++) {
                 assertArrayEquals(fixture.records.get(i), read.get(i));
@@ -165,7 +193,8 @@ class LogDamageTest {
     void zeroesInsideTheLastRecordAreATornTail() {
         LogFixture fixture = new LogFixture().write("foo").write(big("x", 3 * BLOCK_SIZE));
         byte[] log = fixture.contents();
-        Arrays.fill(log, blockStart(1) + 100, log.length, (byte) 0);
+        int sector = (blockStart(1) / LogReader.SECTOR + 1) * LogReader.SECTOR;
+        Arrays.fill(log, sector, log.length, (byte) 0);
         assertTornTail(log, 1, fixture.recordEnds.get(0));
         byte[] zeroedMiddles = fixture.contents();
         Arrays.fill(zeroedMiddles, blockStart(1), log.length, (byte) 0);
@@ -270,7 +299,7 @@ class LogDamageTest {
         assertCorruption(log, 0, blockStart(1), null);
     }
 
-    /** A flipped byte anywhere in a record that has records after it is corruption at its chunk. */
+    /** A flipped byte anywhere in any record, the last one included, is corruption at its chunk. */
     @Test
     void flippedByteInAMiddleRecordIsCorruptionAtItsChunk() {
         long seed = TestSeeds.seed("LogDamageTest.flippedByteInAMiddleRecordIsCorruptionAtItsChunk");
@@ -283,7 +312,7 @@ class LogDamageTest {
         }
         byte[] log = fixture.contents();
         for (int trial = 0; trial < 300; trial++) {
-            int record = rnd.nextInt(fixture.records.size() - 1);
+            int record = rnd.nextInt(fixture.records.size());
             int start = fixture.recordOffsets.get(record).intValue();
             int at = start + rnd.nextInt(fixture.recordEnds.get(record).intValue() - start);
             int[] chunk = chunkAt(log, at);
@@ -295,6 +324,37 @@ class LogDamageTest {
             CorruptionException e = assertCorruption(damaged, record, chunk[0], null);
             assertEquals(PATH, e.file(), "flip at " + at);
         }
+    }
+
+    /** Skipping corruption (SKIP_ANY_CORRUPTED_RECORDS) resumes at the next valid chunk and counts what it passed. */
+    @Test
+    void skipCorruptionResumesAtTheNextValidChunk() {
+        LogFixture fixture = new LogFixture();
+        for (int i = 0; i < 5; i++) {
+            fixture.write(big("r" + i, i == 2 ? 2 * BLOCK_SIZE : 100));
+        }
+        byte[] log = fixture.contents();
+        int third = fixture.recordOffsets.get(2).intValue();
+        log[blockStart(1) + 20] ^= 4;
+        LogReader r = reader(log);
+        assertArrayEquals(fixture.records.get(0), r.next());
+        assertArrayEquals(fixture.records.get(1), r.next());
+        assertThrows(CorruptionException.class, r::next);
+        long skipped = 0;
+        byte[] next = null;
+        while (next == null) {
+            skipped += r.skipCorruption();
+            try {
+                next = r.next();
+            } catch (CorruptionException e) {
+                // the rest of the broken record's chunks, each skipped in turn
+            }
+        }
+        assertArrayEquals(fixture.records.get(3), next);
+        assertArrayEquals(fixture.records.get(4), r.next());
+        assertNull(r.next());
+        assertEquals(fixture.recordOffsets.get(3) - third, skipped);
+        assertThrows(IllegalStateException.class, r::skipCorruption);
     }
 
     @Test

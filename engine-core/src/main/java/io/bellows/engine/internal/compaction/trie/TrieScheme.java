@@ -83,6 +83,8 @@ public final class TrieScheme implements CompactionScheme {
     private volatile PileIndex cachedIndex;
     /** Bytes of BloomCluster pages the HTable readers of this store may cache. */
     private final long filterCacheBytes;
+    /** TrieOptions.hashSeed if set: a new store takes it, an existing one must have been made with it. */
+    private final Long requestedSeed;
 
     public TrieScheme(EngineOptions o) {
         TrieOptions t = (TrieOptions) o.compactionOptions();
@@ -95,7 +97,8 @@ public final class TrieScheme implements CompactionScheme {
         gcRatio = t.gcGarbageRatio();
         filterCacheBytes = t.filterCacheSize();
         tableCapacity = HTableFormat.capacity(buckets);
-        hash = new KeyHash(t.hashSeed().orElseGet(() -> new SecureRandom().nextLong()));
+        requestedSeed = t.hashSeed().isPresent() ? t.hashSeed().getAsLong() : null;
+        hash = new KeyHash(requestedSeed != null ? requestedSeed : new SecureRandom().nextLong());
     }
 
     @Override
@@ -440,7 +443,14 @@ public final class TrieScheme implements CompactionScheme {
                         + " and TrieOptions.tableBuckets " + recordedBuckets + "; open it with those (got " + depth + " and "
                         + buckets + ")");
             }
-            hash = new KeyHash(Coding.getLong(record, 1));
+            long recordedSeed = Coding.getLong(record, 1);
+            if (requestedSeed != null && requestedSeed.longValue() != recordedSeed) {
+                // Every key's place in the trie comes from this hash: another seed would look in the wrong
+                // containers and miss keys.
+                throw new IllegalArgumentException("this LSM_TRIE store was created with TrieOptions.hashSeed "
+                        + recordedSeed + "; open it with that seed or without one (got " + requestedSeed + ")");
+            }
+            hash = new KeyHash(recordedSeed);
             cachedIndex = null;
         } else if (record[0] == RECORD_GARBAGE) {
             int[] pos = {1};

@@ -38,6 +38,16 @@ public interface SegmentLayout extends AutoCloseable {
         return true;
     }
 
+    /** See {@code MemStore.canEverHold(long, long)}. */
+    default boolean canEverHold(long bytes, long entries) {
+        return true;
+    }
+
+    /** See {@code MemStore.memoryLimit()}. */
+    default long memoryLimit() {
+        return Long.MAX_VALUE;
+    }
+
     /** Chunk counts and off-heap bytes of the layout's pool. */
     PoolStats poolStats();
 

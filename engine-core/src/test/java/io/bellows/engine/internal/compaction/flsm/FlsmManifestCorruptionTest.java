@@ -61,7 +61,8 @@ class FlsmManifestCorruptionTest {
             }
         };
         try (VersionSet versions = new VersionSet(DIR, fs, o.numLevels(), unchecked, () -> {})) {
-            versions.recover();
+            versions.recover("FLSM");
+            versions.startNewManifest();
             Version v = versions.current();
             int level = v.numLevels() - 1;
             FileMeta f = v.files(level).get(0);

@@ -32,7 +32,7 @@ final class FlsmStore {
     static FlsmStore open(Path dir, FileSystem fs, EngineOptions options) {
         FlsmScheme scheme = new FlsmScheme(options);
         try (VersionSet versions = new VersionSet(dir, fs, options.numLevels(), scheme, () -> {})) {
-            versions.recover();
+            versions.recover("FLSM");
             Version v = versions.current();
             return new FlsmStore(scheme, (GuardIndex) v.schemeIndex());
         } catch (IOException e) {

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A damaged HTable is refused or read exactly, never with a wrong value or a wrong filter, wherever
- * the damage is: buckets, overflow area, own filters, BloomClusters, metadata, footer.
+ * the damage is: header, buckets, overflow area, own filters, BloomClusters, metadata, footer.
  */
 class HTableCorruptionTest {
     private static final int BUCKETS = 8;
 
     @Test
-    void everySingleByteFlipPastTheBucketsIsDetectedOrHarmless() throws IOException {
+    void everySingleByteFlipIsDetectedOrHarmless() throws IOException {
         long seed = TestSeeds.seed("HTableCorruptionTest.flips");
         Random rnd = new Random(seed);
         HTableFixture t = new HTableFixture(seed, BUCKETS);
@@ -46,8 +46,9 @@ class HTableCorruptionTest {
         assertEquals(1, t.open(7).overflowItems(), "the big value is in the overflow area");
 
         int detected = 0;
-        // Everything after the buckets: overflow area, filters, padding, BloomClusters, metadata, footer.
-        for (int at = (int) HTableFormat.bucketOffset(BUCKETS); at < good.length; at++) {
+        // Every byte: header, buckets (items, their checksums, the unused tail of each bucket), overflow
+        // area, filters, padding, BloomClusters, metadata, footer.
+        for (int at = 0; at < good.length; at++) {
             t.bytes = good.clone();
             t.bytes[at] ^= (byte) (1 << rnd.nextInt(8));
             try {
