@@ -64,8 +64,8 @@ class ConcurrencyProofsTest {
         for (TestResult r : results) {
             ran.add(r.getName());
             if (!ReportUtils.statusToPassed(r)) {
-                failures.add(ReportUtils.statusToLabel(r) + " " + r.getName() + " " + r.getConfig() + ": "
-                        + r.grading().failureMessages + " " + r.getMessages());
+                failures.add(ReportUtils.statusToLabel(r) + " " + r.getName() + " " + r.getConfig().jvmArgs
+                        + ": " + r.grading().failureMessages + " " + r.getMessages());
             }
         }
         assertTrue(failures.isEmpty(), failures.size() + " failing jcstress results (see " + console + "):\n"
