@@ -1,0 +1,147 @@
+package io.bellows.stress;
+
+import io.bellows.engine.Durability;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every write the children of one cycle attempted, read back from their op logs: per slot and per
+ * group in counter order (each key has one writer per run and runs follow each other), and per thread
+ * of the last run in the order that thread made them.
+ */
+final class History {
+    /** One attempted write; {@code acked} when its ACK record reached the log. */
+    record Op(long counter, byte op, Durability durability, int flags, int length, int thread, boolean acked, int key) {
+        boolean isGroup() {
+            return op == OpLog.BATCH || op == OpLog.BATCH_DELETE;
+        }
+
+        boolean isDelete() {
+            return op == OpLog.DELETE || op == OpLog.BATCH_DELETE;
+        }
+
+        /** Acknowledged with a durability that survives a process crash (SYNC or ASYNC). */
+        boolean durable() {
+            return acked && durability != Durability.NONE;
+        }
+
+        @Override
+        public String toString() {
+            String kind = switch (op) {
+                case OpLog.PUT -> "put";
+                case OpLog.DELETE -> "delete";
+                case OpLog.BATCH -> (flags & OpLog.FLAG_DECOYS) != 0 ? "batch(decoys)" : "batch";
+                default -> "batch(delete all)";
+            };
+            return kind + " " + Checker.hex(counter) + " (" + Counters.describe(counter) + ", thread " + thread + ") "
+                    + durability + (acked ? " acked" : " not acked") + (isDelete() ? "" : " length=" + length);
+        }
+    }
+
+    private final List<List<Op>> slots;
+    private final List<List<Op>> groups;
+    private final List<List<Op>> lastRunThreads = new ArrayList<>();
+    private long attempted;
+    private long acked;
+    private long durable;
+
+    private History(KeySpace ks) {
+        slots = new ArrayList<>(ks.singles());
+        for (int i = 0; i < ks.singles(); i++) {
+            slots.add(null);
+        }
+        groups = new ArrayList<>(ks.groups());
+        for (int i = 0; i < ks.groups(); i++) {
+            groups.add(null);
+        }
+    }
+
+    /** Reads the logs of each run's directory ({@code thread-NN.log}), runs in order. */
+    static History read(KeySpace ks, List<Path> runDirs) throws IOException {
+        History h = new History(ks);
+        for (int run = 0; run < runDirs.size(); run++) {
+            boolean last = run == runDirs.size() - 1;
+            for (int t = 0; ; t++) {
+                Path file = runDirs.get(run).resolve(StressChild.logName(t));
+                if (!Files.exists(file)) {
+                    break;
+                }
+                List<Op> ops = h.readThread(ks, file, t);
+                if (last) {
+                    h.lastRunThreads.add(ops);
+                }
+            }
+        }
+        return h;
+    }
+
+    private List<Op> readThread(KeySpace ks, Path file, int thread) throws IOException {
+        List<OpLog.Entry> entries = OpLog.read(file);
+        List<Op> ops = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            OpLog.Entry e = entries.get(i);
+            if (e.type() != OpLog.ATTEMPT) {
+                throw new IOException(file + ": record " + i + " is an ACK without its ATTEMPT");
+            }
+            boolean ack = i + 1 < entries.size() && entries.get(i + 1).type() == OpLog.ACK;
+            if (ack) {
+                OpLog.Entry a = entries.get(++i);
+                if (a.counter() != e.counter() || a.key() != e.key() || a.op() != e.op()) {
+                    throw new IOException(file + ": ACK " + i + " does not match the ATTEMPT before it");
+                }
+            }
+            int limit = e.isBatch() ? ks.groups() : ks.singles();
+            if (e.key() < 0 || e.key() >= limit) {
+                throw new IOException(file + ": record " + i + " names key " + e.key() + " outside the key space");
+            }
+            Op op = new Op(e.counter(), e.op(), e.durability(), e.flags(), e.length(), thread, ack, e.key());
+            List<List<Op>> byKey = op.isGroup() ? groups : slots;
+            List<Op> list = byKey.get(e.key());
+            if (list == null) {
+                list = new ArrayList<>(4);
+                byKey.set(e.key(), list);
+            }
+            if (!list.isEmpty() && Long.compareUnsigned(list.get(list.size() - 1).counter(), op.counter()) >= 0) {
+                throw new IOException(file + ": counter " + Checker.hex(op.counter()) + " of key " + e.key()
+                        + " does not follow " + Checker.hex(list.get(list.size() - 1).counter()));
+            }
+            list.add(op);
+            ops.add(op);
+            attempted++;
+            acked += ack ? 1 : 0;
+            durable += op.durable() ? 1 : 0;
+        }
+        return ops;
+    }
+
+    /** The writes to single slot {@code slot}, oldest first (empty when none). */
+    List<Op> slot(int slot) {
+        List<Op> l = slots.get(slot);
+        return l == null ? List.of() : l;
+    }
+
+    List<Op> group(int g) {
+        List<Op> l = groups.get(g);
+        return l == null ? List.of() : l;
+    }
+
+    /** Each thread's writes in the last run, in the order it made them. */
+    List<List<Op>> lastRunThreads() {
+        return lastRunThreads;
+    }
+
+    long attempted() {
+        return attempted;
+    }
+
+    long acked() {
+        return acked;
+    }
+
+    long durable() {
+        return durable;
+    }
+}
