@@ -3,6 +3,7 @@ package io.bellows.stress;
 import io.bellows.engine.CompactionStyle;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,9 +82,12 @@ public final class BellowsStress implements Callable<Integer> {
         }
         long s = seed != null ? seed : System.nanoTime() ^ ProcessHandle.current().pid() * 0x9E3779B97F4A7C15L;
         Path base = dir != null ? dir : Files.createTempDirectory("bellows-stress-");
-        if (Files.exists(base.resolve(schemes.get(0).name()))) {
-            out.println("bad options: " + base + " already holds a stressed store; give an empty --dir");
-            return 2;
+        for (CompactionStyle scheme : schemes) {
+            if (Files.exists(base.resolve(scheme.name()))) {
+                out.println("bad options: " + base.resolve(scheme.name()) + " exists (a stressed store of an earlier run);"
+                        + " give another --dir");
+                return 2;
+            }
         }
         List<String> jvm = childJvmArgs.isBlank() ? List.of() : Arrays.asList(childJvmArgs.trim().split("\\s+"));
         out.println("bellows-stress seed=" + s + " dir=" + base + " schemes=" + schemes + " cycles=" + cycles + " minutes="
@@ -100,6 +104,8 @@ public final class BellowsStress implements Callable<Integer> {
         long acked = 0;
         int runs = 0;
         int killsInOpen = 0;
+        long flushes = 0;
+        long compactions = 0;
         int done = 0;
         for (int c = 0; (cycles == 0 || c < cycles) && System.nanoTime() < deadline; c++) {
             for (SchemeStress st : stores) {
@@ -109,6 +115,8 @@ public final class BellowsStress implements Callable<Integer> {
                     acked += rep.acked();
                     runs += rep.runs();
                     killsInOpen += rep.killsInOpen();
+                    flushes += rep.flushes();
+                    compactions += rep.compactions();
                     done++;
                 } catch (StressFailure f) {
                     out.println();
@@ -123,10 +131,18 @@ public final class BellowsStress implements Callable<Integer> {
                 }
             }
         }
-        out.printf("PASSED seed=%d: %d cycles (%s), %d child runs (%d killed during open), %d writes attempted, %d acked, "
-                + "%.0f s%n", s, done, schemes, runs, killsInOpen, attempted, acked, (System.nanoTime() - t0) / 1e9);
+        out.printf("PASSED seed=%d: %d cycles (%s), %d child runs (%d killed during open), %d writes attempted, %d acked;"
+                + " the children ran %d flushes and %d compactions; %.0f s%n", s, done, schemes, runs, killsInOpen, attempted,
+                acked, flushes, compactions, (System.nanoTime() - t0) / 1e9);
         if (!keep) {
-            SchemeStress.deleteTree(base);
+            for (SchemeStress st : stores) {
+                SchemeStress.deleteTree(st.root());
+            }
+            try {
+                Files.deleteIfExists(base);
+            } catch (DirectoryNotEmptyException e) {
+                // --dir held other files before the run; only what the run made is removed
+            }
         }
         return 0;
     }

@@ -75,6 +75,10 @@ final class Checker {
                 || p.kind() != (single ? Values.KIND_SINGLE : Values.KIND_MEMBER) && p.kind() != Values.KIND_DECOY) {
             return "key " + KeySpace.name(key) + " holds a value never written to it: " + show(value);
         }
+        if (p.kind() == Values.KIND_DECOY) {
+            return "key " + KeySpace.name(key) + " holds the decoy that batch " + hex(p.counter())
+                    + " put before overwriting it (in-batch order broken)";
+        }
         return null;
     }
 

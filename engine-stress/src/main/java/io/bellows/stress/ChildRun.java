@@ -35,7 +35,20 @@ final class ChildRun {
     }
 
     /** What happened: the phase the kill hit, the child's open time and last progress line, or its failure. */
-    record Outcome(boolean killedInOpen, long openMs, String lastProgress, String failure) {}
+    record Outcome(boolean killedInOpen, long openMs, String lastProgress, String failure) {
+        /** A counter of the last progress line ({@code flushes}, {@code compactions}, ...), 0 before the first. */
+        long progress(String name) {
+            if (lastProgress == null) {
+                return 0;
+            }
+            for (String field : lastProgress.split(" ")) {
+                if (field.startsWith(name + "=")) {
+                    return Long.parseLong(field.substring(name.length() + 1));
+                }
+            }
+            return 0;
+        }
+    }
 
     private ChildRun() {}
 

@@ -8,9 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every write the children of one cycle attempted, read back from their op logs: per slot and per
- * group in counter order (each key has one writer per run and runs follow each other), and per thread
- * of the last run in the order that thread made them.
+ * Every write the children of one cycle attempted, read back from their op logs, per slot and per
+ * group in counter order (each key has one writer per run and runs follow each other).
  */
 final class History {
     /** One attempted write; {@code acked} when its ACK record reached the log. */
@@ -43,7 +42,6 @@ final class History {
 
     private final List<List<Op>> slots;
     private final List<List<Op>> groups;
-    private final List<List<Op>> lastRunThreads = new ArrayList<>();
     private long attempted;
     private long acked;
     private long durable;
@@ -62,25 +60,20 @@ final class History {
     /** Reads the logs of each run's directory ({@code thread-NN.log}), runs in order. */
     static History read(KeySpace ks, List<Path> runDirs) throws IOException {
         History h = new History(ks);
-        for (int run = 0; run < runDirs.size(); run++) {
-            boolean last = run == runDirs.size() - 1;
+        for (Path runDir : runDirs) {
             for (int t = 0; ; t++) {
-                Path file = runDirs.get(run).resolve(StressChild.logName(t));
+                Path file = runDir.resolve(StressChild.logName(t));
                 if (!Files.exists(file)) {
                     break;
                 }
-                List<Op> ops = h.readThread(ks, file, t);
-                if (last) {
-                    h.lastRunThreads.add(ops);
-                }
+                h.readThread(ks, file, t);
             }
         }
         return h;
     }
 
-    private List<Op> readThread(KeySpace ks, Path file, int thread) throws IOException {
+    private void readThread(KeySpace ks, Path file, int thread) throws IOException {
         List<OpLog.Entry> entries = OpLog.read(file);
-        List<Op> ops = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             OpLog.Entry e = entries.get(i);
             if (e.type() != OpLog.ATTEMPT) {
@@ -109,12 +102,10 @@ final class History {
                         + " does not follow " + Checker.hex(list.get(list.size() - 1).counter()));
             }
             list.add(op);
-            ops.add(op);
             attempted++;
             acked += ack ? 1 : 0;
             durable += op.durable() ? 1 : 0;
         }
-        return ops;
     }
 
     /** The writes to single slot {@code slot}, oldest first (empty when none). */
@@ -126,11 +117,6 @@ final class History {
     List<Op> group(int g) {
         List<Op> l = groups.get(g);
         return l == null ? List.of() : l;
-    }
-
-    /** Each thread's writes in the last run, in the order it made them. */
-    List<List<Op>> lastRunThreads() {
-        return lastRunThreads;
     }
 
     long attempted() {

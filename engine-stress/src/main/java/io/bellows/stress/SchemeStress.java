@@ -30,7 +30,7 @@ final class SchemeStress {
     record Settings(long seed, int maxThreads, long killMinMs, long killMaxMs, List<String> childJvmArgs, boolean keepCycles) {}
 
     /** What one cycle did, for the final summary. */
-    record CycleReport(int runs, int killsInOpen, long attempted, long acked) {}
+    record CycleReport(int runs, int killsInOpen, long attempted, long acked, long flushes, long compactions) {}
 
     private final CompactionStyle scheme;
     private final Path root;
@@ -81,6 +81,8 @@ final class SchemeStress {
         Path cycleDir = root.resolve(String.format("cycles/%06d", cycle));
         List<Path> runDirs = new ArrayList<>();
         int killsInOpen = 0;
+        long flushes = 0;
+        long compactions = 0;
         long t0 = System.nanoTime();
         for (int run = 0; run < runs; run++) {
             OpenConfig open = OpenConfig.random(shape, r);
@@ -103,6 +105,8 @@ final class SchemeStress {
                         o.failure(), "");
             }
             killsInOpen += o.killedInOpen() ? 1 : 0;
+            flushes += o.progress("flushes");
+            compactions += o.progress("compactions");
             out.println("    killed " + (o.killedInOpen() ? "during open" : "after open (" + o.openMs() + " ms), at "
                     + (o.lastProgress() == null ? "start" : o.lastProgress())));
         }
@@ -112,12 +116,13 @@ final class SchemeStress {
         Verifier.Result result = check(check.toOptions(shape), h, tag);
         states = result.states();
         out.printf("%s ok in %.1f s: %d writes attempted, %d acked (%d SYNC/ASYNC); %d of %d keys and groups present;"
-                + " %d hold a write newer than their last durable ack%n", tag, (System.nanoTime() - t0) / 1e9,
-                h.attempted(), h.acked(), h.durable(), result.present(), ks.singles() + ks.groups(), result.beyondAck());
+                + " %d with a durable ack this cycle, %d of them hold a later write%n", tag, (System.nanoTime() - t0) / 1e9,
+                h.attempted(), h.acked(), h.durable(), result.present(), ks.singles() + ks.groups(), result.ackedFloors(),
+                result.beyondAck());
         if (!settings.keepCycles()) {
             deleteTree(cycleDir);
         }
-        return new CycleReport(runs, killsInOpen, h.attempted(), h.acked());
+        return new CycleReport(runs, killsInOpen, h.attempted(), h.acked(), flushes, compactions);
     }
 
     private Verifier.Result check(EngineOptions options, History h, String tag) throws StressFailure {

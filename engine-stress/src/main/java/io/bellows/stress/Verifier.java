@@ -1,7 +1,6 @@
 package io.bellows.stress;
 
 import io.bellows.engine.Cursor;
-import io.bellows.engine.Durability;
 import io.bellows.engine.Engine;
 import io.bellows.engine.ReadOptions;
 import java.util.Arrays;
@@ -14,10 +13,11 @@ import java.util.zip.CRC32C;
  * acknowledged as SYNC or ASYNC, or of a write attempted after it, byte for byte, and nothing else
  * (an older value is a lost acknowledged write; a value no write made is garbage). Without such an
  * acknowledgement the starting state is allowed too. Groups hold exactly one batch's outcome (all its
- * puts present, all its deletes absent, no decoy). Each thread's SYNC and ASYNC writes of the last run
- * survive as a prefix: if one is recovered, every earlier one of that thread is too. On ordered schemes
- * a full cursor scan must list exactly the keys the gets found, with the same values. NONE writes are
- * allowed to survive or not.
+ * puts present, all its deletes absent, no decoy). On ordered schemes a full cursor scan must list
+ * exactly the keys the gets found, with the same values. NONE writes may survive or not.
+ *
+ * <p>Nothing more can be said about WAL order from outside: a thread waits for each write, so at the
+ * kill it has at most one write in flight, and every earlier one was acknowledged and is checked.
  */
 final class Verifier {
     /** What the check found: the keys' states (the next cycle's start) and counts for the report. */
@@ -28,9 +28,6 @@ final class Verifier {
     private final KeyStates start;
     private final History h;
     private final KeyStates now;
-    /** Per slot / group: lowest and highest counter its state may stand for (an absence may stand for several deletes). */
-    private final long[][] slotRange;
-    private final long[][] groupRange;
     private final long[] fingerprints;
     private int beyondAck;
     private int ackedFloors;
@@ -41,8 +38,6 @@ final class Verifier {
         this.start = start;
         this.h = h;
         this.now = new KeyStates(ks);
-        this.slotRange = new long[ks.singles()][];
-        this.groupRange = new long[ks.groups()][];
         this.fingerprints = new long[ks.singles() + ks.groups() * ks.maxMembers()];
         Arrays.fill(fingerprints, -1);
     }
@@ -55,7 +50,6 @@ final class Verifier {
         for (int g = 0; g < ks.groups(); g++) {
             v.checkGroup(g);
         }
-        v.checkPrefixes();
         if (ordered) {
             v.checkScan();
         }
@@ -79,32 +73,22 @@ final class Verifier {
         byte[] found = db.get(key);
         fingerprints[slot] = fingerprint(found);
         String problem = found == null ? null : Checker.foreign(ks, key, found);
-        if (problem == null && found != null && Values.parse(found).kind() == Values.KIND_DECOY) {
-            problem = "a decoy value on a single key";
-        }
         if (problem != null) {
             throw failure("value never written", KeySpace.name(key), slotExpected(slot, ops, floor), Checker.show(found),
                     ops, floor, start.describeSlot(slot));
         }
         ackedFloors += floor >= 0 ? 1 : 0;
         if (found == null) {
-            long lo = Long.MAX_VALUE;
-            long hi = Long.MIN_VALUE;
-            if (floor < 0 && start.slotLength[slot] < 0) {
-                lo = start.slotCounter[slot];
-                hi = lo;
-            }
+            long hi = floor < 0 && start.slotLength[slot] < 0 ? start.slotCounter[slot] : Long.MIN_VALUE;
             for (int i = Math.max(floor, 0); i < ops.size(); i++) {
                 if (ops.get(i).isDelete()) {
-                    lo = Math.min(lo, ops.get(i).counter());
-                    hi = Math.max(hi, ops.get(i).counter());
+                    hi = ops.get(i).counter();
                 }
             }
-            if (lo == Long.MAX_VALUE) {
+            if (hi == Long.MIN_VALUE) {
                 throw failure("lost acknowledged write", KeySpace.name(key), slotExpected(slot, ops, floor), "absent",
                         ops, floor, start.describeSlot(slot));
             }
-            slotRange[slot] = new long[] {lo, hi};
             now.slotCounter[slot] = hi;
             beyondAck += floor >= 0 && hi > ops.get(floor).counter() ? 1 : 0;
             return;
@@ -122,7 +106,6 @@ final class Verifier {
             throw failure(older ? "lost acknowledged write (an older value is back)" : "value never written",
                     KeySpace.name(key), slotExpected(slot, ops, floor), Checker.show(found), ops, floor, start.describeSlot(slot));
         }
-        slotRange[slot] = new long[] {c, c};
         now.slotCounter[slot] = c;
         now.slotLength[slot] = p.length();
         now.slotThread[slot] = p.thread();
@@ -146,23 +129,16 @@ final class Verifier {
         }
         ackedFloors += floor >= 0 ? 1 : 0;
         if (s.absent()) {
-            long lo = Long.MAX_VALUE;
-            long hi = Long.MIN_VALUE;
-            if (floor < 0 && start.groupLength[g] < 0) {
-                lo = start.groupCounter[g];
-                hi = lo;
-            }
+            long hi = floor < 0 && start.groupLength[g] < 0 ? start.groupCounter[g] : Long.MIN_VALUE;
             for (int i = Math.max(floor, 0); i < ops.size(); i++) {
                 if (ops.get(i).op() == OpLog.BATCH_DELETE) {
-                    lo = Math.min(lo, ops.get(i).counter());
-                    hi = Math.max(hi, ops.get(i).counter());
+                    hi = ops.get(i).counter();
                 }
             }
-            if (lo == Long.MAX_VALUE) {
+            if (hi == Long.MIN_VALUE) {
                 throw failure("lost acknowledged write", name, groupExpected(g, ops, floor), "every member absent", ops,
                         floor, start.describeGroup(g));
             }
-            groupRange[g] = new long[] {lo, hi};
             now.groupCounter[g] = hi;
             beyondAck += floor >= 0 && hi > ops.get(floor).counter() ? 1 : 0;
             return;
@@ -180,41 +156,10 @@ final class Verifier {
                     groupExpected(g, ops, floor), "batch " + Checker.hex(c) + " (" + Counters.describe(c) + ", thread "
                     + s.thread() + ", length " + s.length() + ")", ops, floor, start.describeGroup(g));
         }
-        groupRange[g] = new long[] {c, c};
         now.groupCounter[g] = c;
         now.groupLength[g] = s.length();
         now.groupThread[g] = s.thread();
         beyondAck += floor >= 0 && c > ops.get(floor).counter() ? 1 : 0;
-    }
-
-    /**
-     * A thread's SYNC/ASYNC writes reach the WAL in the order it made them, and recovery replays a
-     * prefix of the WAL: a write whose key certainly holds it (or a later write) after recovery implies
-     * that every earlier SYNC/ASYNC write of the thread may hold too.
-     */
-    private void checkPrefixes() throws StressFailure {
-        for (List<History.Op> ops : h.lastRunThreads()) {
-            History.Op firstLost = null;
-            for (History.Op op : ops) {
-                if (op.durability() == Durability.NONE) {
-                    continue;
-                }
-                long[] range = op.isGroup() ? groupRange[op.key()] : slotRange[op.key()];
-                if (firstLost == null && range[1] < op.counter()) {
-                    firstLost = op;
-                } else if (firstLost != null && range[0] >= op.counter()) {
-                    String lostKey = keyName(firstLost);
-                    throw new StressFailure("WAL writes recovered out of order", "thread " + op.thread() + " of the last run",
-                            "its " + firstLost + " to " + lostKey + " recovered, since its later " + op + " to " + keyName(op)
-                                    + " is", lostKey + " holds " + (firstLost.isGroup() ? now.describeGroup(firstLost.key())
-                                    : now.describeSlot(firstLost.key())), "");
-                }
-            }
-        }
-    }
-
-    private static String keyName(History.Op op) {
-        return op.isGroup() ? "group g:" + op.key() : KeySpace.name(KeySpace.single(op.key()));
     }
 
     /** A full scan lists exactly the keys the gets found present, with the same values. */

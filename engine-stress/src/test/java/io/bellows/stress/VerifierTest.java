@@ -231,20 +231,6 @@ class VerifierTest {
     }
 
     @Test
-    void walWritesRecoveredOutOfOrderAreReported() throws Exception {
-        put(7, C + 1, Durability.ASYNC, false, false);
-        put(8, C + 2, Durability.ASYNC, false, true);
-        assertEquals("WAL writes recovered out of order", broken().what());
-    }
-
-    @Test
-    void unloggedWriteMayBeLostBeforeALaterRecoveredOne() throws Exception {
-        put(7, C + 1, Durability.NONE, true, false);
-        put(8, C + 2, Durability.ASYNC, false, true);
-        assertEquals(1, verify().present());
-    }
-
-    @Test
     void keyOutsideTheKeySpaceIsReported() throws Exception {
         db.put(new byte[] {'z'}, new byte[] {1});
         assertEquals("cursor returned a key or value never written", broken().what());
