@@ -30,6 +30,8 @@ final class OpLog implements AutoCloseable {
     static final byte BATCH_DELETE = 4;
 
     static final int FLAG_DECOYS = 1;
+    /** A batch over several groups: one ATTEMPT per group before the call, one ACK per group after it. */
+    static final int FLAG_MULTI = 2;
 
     private final FileOutputStream out;
     private final byte[] buf = new byte[RECORD];

@@ -3,12 +3,14 @@ package io.bellows.stress;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.EngineStats;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -113,19 +115,21 @@ final class SchemeStress {
         OpenConfig check = OpenConfig.random(shape, r);
         out.println(tag + " check open: " + check.describe());
         History h = History.read(ks, runDirs);
-        Verifier.Result result = check(check.toOptions(shape), h, tag);
+        String[] store = new String[1];
+        Verifier.Result result = check(check.toOptions(shape), h, tag, store);
         states = result.states();
         out.printf("%s ok in %.1f s: %d writes attempted, %d acked (%d SYNC/ASYNC); %d of %d keys and groups present;"
-                + " %d with a durable ack this cycle, %d of them hold a later write%n", tag, (System.nanoTime() - t0) / 1e9,
-                h.attempted(), h.acked(), h.durable(), result.present(), ks.singles() + ks.groups(), result.ackedFloors(),
-                result.beyondAck());
+                + " %d with a durable ack this cycle, %d of them hold a later write; %s%n", tag,
+                (System.nanoTime() - t0) / 1e9, h.attempted(), h.acked(), h.durable(), result.present(),
+                ks.singles() + ks.groups(), result.ackedFloors(), result.beyondAck(), store[0]);
         if (!settings.keepCycles()) {
             deleteTree(cycleDir);
         }
         return new CycleReport(runs, killsInOpen, h.attempted(), h.acked(), flushes, compactions);
     }
 
-    private Verifier.Result check(EngineOptions options, History h, String tag) throws StressFailure {
+    /** Opens the store and checks it; {@code store[0]} gets a line on its files and live tables. */
+    private Verifier.Result check(EngineOptions options, History h, String tag, String[] store) throws StressFailure {
         Engine e;
         try {
             e = Engine.open(db, options);
@@ -133,10 +137,36 @@ final class SchemeStress {
             throw new StressFailure("reopen after the kill failed", tag, "the store opens", ex.toString(), stackOf(ex));
         }
         try (e) {
-            return Verifier.verify(e, ks, scheme != CompactionStyle.LSM_TRIE, states, h);
+            Verifier.Result result = Verifier.verify(e, ks, scheme != CompactionStyle.LSM_TRIE, states, h);
+            store[0] = describeStore(e.stats().levels());
+            return result;
         } catch (RuntimeException ex) {
             throw new StressFailure("read after the kill failed", tag, "reads succeed", ex.toString(), stackOf(ex));
         }
+    }
+
+    /** The store's files beside its live tables: a trend of leaked files shows over a long run. */
+    private String describeStore(EngineStats.Levels levels) {
+        int tables = 0;
+        for (EngineStats.Level l : levels.perLevel()) {
+            tables += l.tables();
+        }
+        long files = 0;
+        long bytes = 0;
+        try (Stream<Path> list = Files.list(db)) {
+            for (Path p : (Iterable<Path>) list::iterator) {
+                try {
+                    bytes += Files.size(p);
+                    files++;
+                } catch (NoSuchFileException gone) {
+                    // a background job deleted it since the listing: not a file of the store any more
+                }
+            }
+        } catch (IOException ex) {
+            return "store files unreadable: " + ex;
+        }
+        return String.format("store %d files, %.1f MiB; %d live tables, %.1f MiB", files, bytes / 1048576.0, tables,
+                levels.liveTableBytes() / 1048576.0);
     }
 
     private Path writeConfig(Path runDir, OpenConfig open, Workload load, int run, long childSeed) throws IOException {

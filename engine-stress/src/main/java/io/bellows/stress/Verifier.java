@@ -50,6 +50,7 @@ final class Verifier {
         for (int g = 0; g < ks.groups(); g++) {
             v.checkGroup(g);
         }
+        v.checkMultiBatches();
         if (ordered) {
             v.checkScan();
         }
@@ -160,6 +161,38 @@ final class Verifier {
         now.groupLength[g] = s.length();
         now.groupThread[g] = s.thread();
         beyondAck += floor >= 0 && c > ops.get(floor).counter() ? 1 : 0;
+    }
+
+    /**
+     * A batch over several groups is applied to all or none: once one group holds exactly its counter,
+     * every other group of the batch holds it or a later write (for an absent group: its latest
+     * candidate delete is later).
+     */
+    private void checkMultiBatches() throws StressFailure {
+        for (History.MultiBatch b : h.multiBatches()) {
+            int applied = -1;
+            for (int g : b.groups()) {
+                if (now.groupLength[g] >= 0 && now.groupCounter[g] == b.counter()) {
+                    applied = g;
+                }
+            }
+            if (applied < 0) {
+                continue;
+            }
+            for (int g : b.groups()) {
+                if (now.groupCounter[g] < b.counter()) {
+                    StringBuilder all = new StringBuilder();
+                    for (int x : b.groups()) {
+                        all.append(all.length() == 0 ? "" : ", ").append("g:").append(x).append(' ')
+                                .append(now.describeGroup(x));
+                    }
+                    throw new StressFailure("batch atomicity broken", "batch " + Checker.hex(b.counter()) + " ("
+                            + Counters.describe(b.counter()) + ", thread " + b.thread() + ") over " + b.groups().length
+                            + " groups", "every group holds the batch or a later write, since g:" + applied + " holds it",
+                            "g:" + g + " holds " + now.describeGroup(g), "    groups: " + all + "\n");
+                }
+            }
+        }
     }
 
     /** A full scan lists exactly the keys the gets found present, with the same values. */

@@ -154,16 +154,59 @@ final class Worker implements Runnable {
         slotState[i] = delete ? State.ABSENT : new State(counter, len, thread, false);
     }
 
+    /**
+     * One WriteBatch over one group, or (one in five) over 2 to 16 groups with one counter: a large
+     * WAL record that a kill can cut anywhere, whose groups must all be applied or none.
+     */
     private void batch() throws IOException {
-        int i = pick(groups.length);
-        int g = groups[i];
-        int members = ks.members(g);
+        int n = groups.length > 1 && r.nextInt(5) == 0 ? 2 + r.nextInt(Math.min(15, groups.length - 1)) : 1;
+        int[] chosen = distinctGroups(n);
         long counter = nextCounter();
         Durability d = load.durability(r);
-        boolean deleteAll = r.nextInt(8) == 0;
+        boolean deleteAll = n == 1 && r.nextInt(8) == 0;
         boolean decoys = !deleteAll && r.nextInt(3) == 0;
         int len = deleteAll ? 0 : load.valueLength(r);
+        if (n > 1) {
+            len = Math.min(len, Values.HEADER + 4096);
+        }
         WriteBatch b = new WriteBatch();
+        for (int i : chosen) {
+            addGroup(b, groups[i], counter, deleteAll, decoys, len);
+        }
+        byte op = deleteAll ? OpLog.BATCH_DELETE : OpLog.BATCH;
+        int flags = (decoys ? OpLog.FLAG_DECOYS : 0) | (n > 1 ? OpLog.FLAG_MULTI : 0);
+        for (int i : chosen) {
+            log.attempt(op, d, flags, groups[i], counter, len);
+        }
+        db.write(b, WriteOptions.of(d));
+        for (int i : chosen) {
+            log.ack(op, d, flags, groups[i], counter, len);
+        }
+        for (int i : chosen) {
+            groupState[i] = deleteAll ? State.ABSENT : new State(counter, len, thread, false);
+        }
+    }
+
+    private int[] distinctGroups(int n) {
+        int[] chosen = new int[n];
+        chosen[0] = pick(groups.length);
+        for (int k = 1; k < n; k++) {
+            int next;
+            boolean taken;
+            do {
+                next = r.nextInt(groups.length);
+                taken = false;
+                for (int j = 0; j < k; j++) {
+                    taken |= chosen[j] == next;
+                }
+            } while (taken);
+            chosen[k] = next;
+        }
+        return chosen;
+    }
+
+    private void addGroup(WriteBatch b, int g, long counter, boolean deleteAll, boolean decoys, int len) {
+        int members = ks.members(g);
         int start = r.nextInt(members);
         if (decoys) {
             for (int k = 0; k < members; k++) {
@@ -181,12 +224,6 @@ final class Worker implements Runnable {
                 b.put(KeySpace.member(g, m), Values.make(Values.KIND_MEMBER, thread, KeySpace.memberId(g, m), counter, len));
             }
         }
-        byte op = deleteAll ? OpLog.BATCH_DELETE : OpLog.BATCH;
-        int flags = decoys ? OpLog.FLAG_DECOYS : 0;
-        log.attempt(op, d, flags, g, counter, len);
-        db.write(b, WriteOptions.of(d));
-        log.ack(op, d, flags, g, counter, len);
-        groupState[i] = deleteAll ? State.ABSENT : new State(counter, len, thread, false);
     }
 
     private byte[] expectedSlot(int i) {

@@ -87,14 +87,35 @@ class VerifierTest {
             log(0).ack(OpLog.BATCH, Durability.SYNC, OpLog.FLAG_DECOYS, g, counter, 30);
         }
         WriteBatch b = new WriteBatch();
-        for (int m : applied) {
+        addMembers(b, g, counter, applied);
+        db.write(b);
+    }
+
+    private void addMembers(WriteBatch b, int g, long counter, int... members) {
+        for (int m : members) {
             if (Values.deletes(counter, g, m, ks.members(g), false)) {
                 b.delete(KeySpace.member(g, m));
             } else {
                 b.put(KeySpace.member(g, m), Values.make(Values.KIND_MEMBER, 0, KeySpace.memberId(g, m), counter, 30));
             }
         }
-        db.write(b);
+    }
+
+    /** Logs one batch over groups 0 to 2 with {@code acks} of its three ACK records, and applies it to {@code applied} groups. */
+    private void batchOverGroups(long counter, int acks, int... applied) throws IOException {
+        for (int g = 0; g < 3; g++) {
+            log(0).attempt(OpLog.BATCH, Durability.ASYNC, OpLog.FLAG_MULTI, g, counter, 30);
+        }
+        for (int g = 0; g < acks; g++) {
+            log(0).ack(OpLog.BATCH, Durability.ASYNC, OpLog.FLAG_MULTI, g, counter, 30);
+        }
+        WriteBatch b = new WriteBatch();
+        for (int g : applied) {
+            addMembers(b, g, counter, all(g));
+        }
+        if (b.count() > 0) {
+            db.write(b);
+        }
     }
 
     private int[] all(int g) {
@@ -219,6 +240,29 @@ class VerifierTest {
             n += Values.deletes(c, g, m, members, false) ? 0 : 1;
         }
         return n;
+    }
+
+    @Test
+    void batchOverSeveralGroupsIsAllOrNothing() throws Exception {
+        batchOverGroups(C + 1, 0);
+        batchOverGroups(C + 2, 3, 0, 1, 2);
+        assertEquals(3, verify().present());
+    }
+
+    @Test
+    void batchOverSeveralGroupsAppliedToSomeIsReported() throws Exception {
+        batchOverGroups(C + 1, 0, 0, 2);
+        StressFailure f = broken();
+        assertEquals("batch atomicity broken", f.what());
+        assertTrue(f.key().contains("over 3 groups"), f.key());
+        assertEquals("g:1 holds absent", f.found());
+    }
+
+    @Test
+    void oneAckOfABatchOverSeveralGroupsMeansItReturned() throws Exception {
+        batchOverGroups(C + 1, 1);
+        StressFailure f = broken();
+        assertEquals("lost acknowledged write", f.what());
     }
 
     @Test
