@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (docs/stress.md). Replay the options of a failure with {@code -Dbellows.seed=N}.
  */
 class CrashCyclesTest {
-    static final int CYCLES_PER_SCHEME = 10;
+    static final int CYCLES_PER_SCHEME = 12;
 
     @TempDir
     Path dir;
