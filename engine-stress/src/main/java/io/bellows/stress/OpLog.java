@@ -46,10 +46,6 @@ final class OpLog implements AutoCloseable {
         boolean isBatch() {
             return op == BATCH || op == BATCH_DELETE;
         }
-
-        boolean isDelete() {
-            return op == DELETE || op == BATCH_DELETE;
-        }
     }
 
     void attempt(byte op, Durability d, int flags, int key, long counter, int length) throws IOException {

@@ -135,11 +135,6 @@ final class OpenConfig {
         };
     }
 
-    /** Whether this open uses the off-heap layout (the child then needs direct memory for the limit). */
-    boolean offHeap() {
-        return MemoryLayout.valueOf(values.get("memoryLayout")) == MemoryLayout.OFF_HEAP;
-    }
-
     void store(Properties p, String prefix) {
         values.forEach((k, v) -> p.setProperty(prefix + k, v));
     }

@@ -11,7 +11,6 @@ final class StressFailure extends Exception {
     private final String key;
     private final String expected;
     private final String found;
-    private final String history;
 
     StressFailure(String what, String key, String expected, String found, String history) {
         super(what + ": " + key + "\n  expected: " + expected + "\n  found:    " + found
@@ -20,7 +19,6 @@ final class StressFailure extends Exception {
         this.key = key;
         this.expected = expected;
         this.found = found;
-        this.history = history;
     }
 
     String what() {
@@ -37,9 +35,5 @@ final class StressFailure extends Exception {
 
     String found() {
         return found;
-    }
-
-    String history() {
-        return history;
     }
 }

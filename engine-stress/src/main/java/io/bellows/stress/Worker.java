@@ -50,8 +50,8 @@ final class Worker implements Runnable {
     private int snapshotDue;
 
     /** A key's (or group's) known state: absent ({@code length < 0}) or the write with this counter. */
-    private record State(long counter, int length, int thread, boolean deleteAll) {
-        static final State ABSENT = new State(-1, -1, 0, false);
+    private record State(long counter, int length, int thread) {
+        static final State ABSENT = new State(-1, -1, 0);
     }
 
     Worker(Engine db, KeySpace ks, Workload load, int thread, long base, OpLog log, long seed, Failure failure) {
@@ -151,7 +151,7 @@ final class Worker implements Runnable {
             db.put(key, Values.make(Values.KIND_SINGLE, thread, slot, counter, len), WriteOptions.of(d));
         }
         log.ack(op, d, 0, slot, counter, len);
-        slotState[i] = delete ? State.ABSENT : new State(counter, len, thread, false);
+        slotState[i] = delete ? State.ABSENT : new State(counter, len, thread);
     }
 
     /**
@@ -183,7 +183,7 @@ final class Worker implements Runnable {
             log.ack(op, d, flags, groups[i], counter, len);
         }
         for (int i : chosen) {
-            groupState[i] = deleteAll ? State.ABSENT : new State(counter, len, thread, false);
+            groupState[i] = deleteAll ? State.ABSENT : new State(counter, len, thread);
         }
     }
 
@@ -234,7 +234,7 @@ final class Worker implements Runnable {
     private byte[] expectedMember(int i, int m) {
         State s = groupState[i];
         int g = groups[i];
-        if (s.length < 0 || Values.deletes(s.counter, g, m, ks.members(g), s.deleteAll)) {
+        if (s.length < 0 || Values.deletes(s.counter, g, m, ks.members(g), false)) {
             return null;
         }
         return Values.make(Values.KIND_MEMBER, s.thread, KeySpace.memberId(g, m), s.counter, s.length);
@@ -260,7 +260,7 @@ final class Worker implements Runnable {
             failure.fail("get " + KeySpace.name(key) + " returned a value never written to it: " + Checker.show(v), null);
             return State.ABSENT;
         }
-        return new State(p.counter(), p.length(), p.thread(), false);
+        return new State(p.counter(), p.length(), p.thread());
     }
 
     /** Reads every member of a group; the first read learns the group's state and checks it is one batch's. */
@@ -277,7 +277,7 @@ final class Worker implements Runnable {
                 failure.fail("batch atomicity while running: " + s.problem(), null);
                 return;
             }
-            groupState[i] = s.absent() ? State.ABSENT : new State(s.counter(), s.length(), s.thread(), false);
+            groupState[i] = s.absent() ? State.ABSENT : new State(s.counter(), s.length(), s.thread());
             return;
         }
         for (int m = 0; m < members; m++) {
@@ -285,12 +285,17 @@ final class Worker implements Runnable {
         }
     }
 
+    /**
+     * Scans up to 64 keys from a random one: every key listed must be well formed, this thread's known
+     * keys must read as known, and none of them that is present may be skipped.
+     */
     private void scan() {
         boolean singles = r.nextInt(4) > 0;
         byte[] from = singles ? KeySpace.single(r.nextInt(ks.singles())) : KeySpace.member(r.nextInt(ks.groups()), 0);
         int limit = 1 + r.nextInt(64);
+        long next = ordinal(from);
         try (Cursor c = db.cursor(ReadOptions.defaults())) {
-            for (c.seek(from); c.isValid() && limit-- > 0; c.next()) {
+            for (c.seek(from); c.isValid() && limit > 0; c.next(), limit--) {
                 byte[] key = c.key();
                 byte[] v = c.value();
                 String problem = Checker.foreign(ks, key, v);
@@ -298,7 +303,51 @@ final class Worker implements Runnable {
                     failure.fail("cursor: " + problem, null);
                     return;
                 }
+                long at = ordinal(key);
+                checkNoneSkipped(next, at);
+                next = at + 1;
                 checkOwned(key, v, "cursor");
+            }
+            if (limit > 0) {
+                checkNoneSkipped(next, (long) ks.groups() * KeySpace.MAX_MEMBERS + ks.singles());
+            }
+        }
+    }
+
+    /** Position of a key in key order: group members first (by group, then member), then single keys. */
+    private long ordinal(byte[] key) {
+        int id = KeySpace.getInt(key, 1);
+        return key[0] == KeySpace.MEMBER ? (long) id * KeySpace.MAX_MEMBERS + (key[5] & 0xFF)
+                : (long) ks.groups() * KeySpace.MAX_MEMBERS + id;
+    }
+
+    /** Fails if a key this thread knows to be present lies in {@code [from, to)}, which a cursor passed over. */
+    private void checkNoneSkipped(long from, long to) {
+        long singles = (long) ks.groups() * KeySpace.MAX_MEMBERS;
+        for (long o = from; o < to; o++) {
+            byte[] key;
+            byte[] expected;
+            if (o >= singles) {
+                int i = ownedIndex((int) (o - singles));
+                if (i < 0 || slotState[i] == null) {
+                    continue;
+                }
+                key = KeySpace.single(slots[i]);
+                expected = expectedSlot(i);
+            } else {
+                int g = (int) (o / KeySpace.MAX_MEMBERS);
+                int m = (int) (o % KeySpace.MAX_MEMBERS);
+                int i = ownedIndex(g);
+                if (m >= ks.members(g) || i < 0 || groupState[i] == null) {
+                    continue;
+                }
+                key = KeySpace.member(g, m);
+                expected = expectedMember(i, m);
+            }
+            if (expected != null) {
+                failure.fail("cursor skipped " + KeySpace.name(key) + ", which its only writer (thread " + thread
+                        + ") knows holds " + Checker.show(expected), null);
+                return;
             }
         }
     }
