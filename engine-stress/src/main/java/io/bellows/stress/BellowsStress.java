@@ -25,8 +25,8 @@ import picocli.CommandLine.Option;
         description = "Crash cycles: SIGKILL a child JVM writing to a store, reopen, check every acknowledged write "
                 + "and every batch's atomicity (docs/stress.md).")
 public final class BellowsStress implements Callable<Integer> {
-    @Option(names = "--schemes", split = ",", defaultValue = "LEVELED,FLSM,LSM_TRIE",
-            description = "Schemes to stress, each on its own store, cycles alternating (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--schemes", split = ",",
+            description = "Schemes to stress, each on its own store, cycles alternating (default: every CompactionStyle).")
     private List<CompactionStyle> schemes;
 
     @Option(names = "--cycles", defaultValue = "100",
@@ -74,6 +74,9 @@ public final class BellowsStress implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (schemes == null) {
+            schemes = List.of(CompactionStyle.values());
+        }
         if (schemes.isEmpty() || cycles < 0 || minutes < 0 || (cycles == 0 && minutes == 0) || killMinMs < 0
                 || killMaxMs < killMinMs || maxThreads < 1 || maxThreads > 64) {
             out.println("bad options: need schemes, --cycles >= 0 (or --minutes > 0), 0 <= --kill-min-ms <= --kill-max-ms,"
