@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  * alternate, each scheme on its own store. Exits 0 when every cycle passed, 1 at the first broken
  * guarantee (printed with the seed, cycle, key, expected and found; the store is kept), 2 on bad usage.
  */
-@Command(name = "bellows-stress", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "bellows-stress", sortOptions = false,
         description = "Crash cycles: SIGKILL a child JVM writing to a store, reopen, check every acknowledged write "
                 + "and every batch's atomicity (docs/stress.md).")
 public final class BellowsStress implements Callable<Integer> {
@@ -42,10 +42,12 @@ public final class BellowsStress implements Callable<Integer> {
     @Option(names = "--dir", description = "Directory for the stores and logs (default: a new one under java.io.tmpdir).")
     private Path dir;
 
-    @Option(names = "--kill-min-ms", defaultValue = "100", description = "Shortest run before a kill after the open (ms).")
+    @Option(names = "--kill-min-ms", defaultValue = "100",
+            description = "Shortest run before a kill after the open, ms (default: ${DEFAULT-VALUE}).")
     private long killMinMs;
 
-    @Option(names = "--kill-max-ms", defaultValue = "4000", description = "Longest run before a kill after the open (ms).")
+    @Option(names = "--kill-max-ms", defaultValue = "4000",
+            description = "Longest run before a kill after the open, ms (default: ${DEFAULT-VALUE}).")
     private long killMaxMs;
 
     @Option(names = "--max-threads", defaultValue = "8",
@@ -58,6 +60,9 @@ public final class BellowsStress implements Callable<Integer> {
 
     @Option(names = "--keep", description = "Keep stores and cycle logs after a successful run too.")
     private boolean keep;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+    private boolean help;
 
     private PrintStream out = System.out;
 
