@@ -73,7 +73,7 @@ final class ChildRun {
         CountDownLatch mark = plan.duringOpen() ? opening : opened;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
         while (!mark.await(20, TimeUnit.MILLISECONDS) && p.isAlive() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+            // polls, so that a child that dies before printing the mark is not waited for until the deadline
         }
         if (mark.getCount() == 0) {
             p.waitFor(plan.delayMs(), TimeUnit.MILLISECONDS);
