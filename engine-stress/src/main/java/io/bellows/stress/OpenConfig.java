@@ -1,0 +1,179 @@
+package io.bellows.stress;
+
+import io.bellows.engine.CompactionOptions;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.FlsmOptions;
+import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.LeveledOptions;
+import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TrieOptions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+
+/**
+ * The engine options of one open, drawn at random as db_crashtest does: everything a store allows to
+ * change between opens (MemStore policy and layout, sizes, WAL sync interval, table and cache knobs,
+ * level and L0 triggers, background threads, the scheme's tunable options) over ranges small enough
+ * that a few seconds of writes flush and compact many times. What a store fixes at creation comes from
+ * {@link StoreShape}. Kept as named values, in builder order, so that a run prints exactly what it used.
+ */
+final class OpenConfig {
+    private final Map<String, String> values;
+
+    private OpenConfig(Map<String, String> values) {
+        this.values = values;
+    }
+
+    static OpenConfig random(StoreShape shape, Random r) {
+        Map<String, String> m = new LinkedHashMap<>();
+        MemoryLayout layout = StoreShape.pick(r, MemoryLayout.values());
+        long memstore = logUniform(r, 64L << 10, 8L << 20);
+        m.put("inMemoryCompaction", StoreShape.pick(r, InMemoryCompaction.values()).name());
+        m.put("memoryLayout", layout.name());
+        m.put("memstoreSize", Long.toString(memstore));
+        long minOffHeap = Math.max(1L << 20, 3 * memstore);
+        m.put("offHeapLimit", Long.toString(r.nextBoolean() ? 0 : minOffHeap + (long) (r.nextDouble() * minOffHeap)));
+        m.put("walSyncIntervalMs", Integer.toString(StoreShape.pickInt(r, 1, 10, 50, 100, 500, 5000)));
+        m.put("activeSegmentFraction", Double.toString(StoreShape.pick(r, 0.005, 0.02, 0.05, 0.1, 0.3, 1.0)));
+        m.put("pipelineSegments", Integer.toString(1 + r.nextInt(6)));
+        m.put("adaptiveThreshold", String.format(Locale.ROOT, "%.2f", r.nextDouble()));
+        m.put("mslab", Boolean.toString(layout == MemoryLayout.OFF_HEAP || r.nextInt(4) > 0));
+        m.put("mslabChunkSize", Integer.toString(StoreShape.pickInt(r, 4096, 65536, 1 << 20, 2 << 20)));
+        m.put("maxValueLength", Integer.toString(Math.max(shape.maxValueLength(), StoreShape.pickInt(r, 0, 256 << 10))));
+        m.put("blockSize", Integer.toString(StoreShape.pickInt(r, 512, 1024, 4096, 16384, 65536)));
+        m.put("blockRestartInterval", Integer.toString(1 + r.nextInt(32)));
+        m.put("bloomBitsPerKey", Integer.toString(StoreShape.pickInt(r, 0, 4, 10, 16)));
+        m.put("blockCacheSize", Long.toString(StoreShape.pick(r, 0L, 64L << 10, 1L << 20, 32L << 20)));
+        m.put("targetFileSize", Long.toString(logUniform(r, 64L << 10, 4L << 20)));
+        m.put("maxBytesForLevelBase", Long.toString(logUniform(r, 64L << 10, 8L << 20)));
+        m.put("levelSizeMultiplier", Integer.toString(2 + r.nextInt(9)));
+        int c = 1 + r.nextInt(8);
+        int s = c + r.nextInt(17);
+        m.put("l0Triggers", c + "," + s + "," + (s + r.nextInt(17)));
+        m.put("directIo", Boolean.toString(r.nextBoolean()));
+        m.put("backgroundThreads", Integer.toString(1 + r.nextInt(4)));
+        switch (shape.scheme()) {
+            case FLSM -> {
+                int dec = r.nextInt(4);
+                m.put("flsm.guardBits", Math.min(62, (shape.numLevels() - 1) * dec + 1 + r.nextInt(10)) + "," + dec);
+                m.put("flsm.maxTablesPerGuard", Integer.toString(1 + r.nextInt(8)));
+                m.put("flsm.guardMaxBytes", Long.toString(logUniform(r, 64L << 10, 8L << 20)));
+                m.put("flsm.seekCompactionThreshold", Integer.toString(StoreShape.pickInt(r, 0, 1, 10, 100)));
+                m.put("flsm.parallelSeeks", Boolean.toString(r.nextInt(4) == 0));
+            }
+            case LSM_TRIE -> {
+                int pc = 2 + r.nextInt(9);
+                int ps = pc + r.nextInt(11);
+                m.put("trie.pileLimits", pc + "," + ps + "," + (ps + r.nextInt(11)));
+                m.put("trie.bloomBitsPerKey", Integer.toString(1 + r.nextInt(20)));
+                m.put("trie.filterCacheSize", Long.toString(StoreShape.pick(r, 0L, 64L << 10, 4L << 20)));
+                m.put("trie.gcGarbageRatio", String.format(Locale.ROOT, "%.2f", 0.05 + 0.9 * r.nextDouble()));
+            }
+            default -> {
+                // LEVELED has no options of its own; the level options above tune it.
+            }
+        }
+        return new OpenConfig(m);
+    }
+
+    /** The options of this open, with the shape's fixed parts. */
+    EngineOptions toOptions(StoreShape shape) {
+        int[] l0 = ints("l0Triggers");
+        return EngineOptions.builder()
+                .compaction(schemeOptions(shape))
+                .inMemoryCompaction(InMemoryCompaction.valueOf(values.get("inMemoryCompaction")))
+                .memoryLayout(MemoryLayout.valueOf(values.get("memoryLayout")))
+                .memstoreSize(l("memstoreSize"))
+                .offHeapLimit(l("offHeapLimit"))
+                .walSyncInterval(Duration.ofMillis(l("walSyncIntervalMs")))
+                .activeSegmentFraction(Double.parseDouble(values.get("activeSegmentFraction")))
+                .pipelineSegments(i("pipelineSegments"))
+                .adaptiveThreshold(Double.parseDouble(values.get("adaptiveThreshold")))
+                .mslab(Boolean.parseBoolean(values.get("mslab")))
+                .mslabChunkSize(i("mslabChunkSize"))
+                .maxValueLength(i("maxValueLength"))
+                .blockSize(i("blockSize"))
+                .blockRestartInterval(i("blockRestartInterval"))
+                .bloomBitsPerKey(i("bloomBitsPerKey"))
+                .blockCacheSize(l("blockCacheSize"))
+                .targetFileSize(l("targetFileSize"))
+                .maxBytesForLevelBase(l("maxBytesForLevelBase"))
+                .levelSizeMultiplier(i("levelSizeMultiplier"))
+                .numLevels(shape.numLevels())
+                .l0Triggers(l0[0], l0[1], l0[2])
+                .directIo(Boolean.parseBoolean(values.get("directIo")))
+                .backgroundThreads(i("backgroundThreads"))
+                .build();
+    }
+
+    private CompactionOptions schemeOptions(StoreShape shape) {
+        return switch (shape.scheme()) {
+            case LEVELED -> LeveledOptions.defaults();
+            case FLSM -> {
+                int[] bits = ints("flsm.guardBits");
+                yield FlsmOptions.builder().guardBits(bits[0], bits[1])
+                        .maxTablesPerGuard(i("flsm.maxTablesPerGuard"))
+                        .guardMaxBytes(l("flsm.guardMaxBytes"))
+                        .seekCompactionThreshold(i("flsm.seekCompactionThreshold"))
+                        .parallelSeeks(Boolean.parseBoolean(values.get("flsm.parallelSeeks")))
+                        .build();
+            }
+            case LSM_TRIE -> {
+                int[] piles = ints("trie.pileLimits");
+                yield TrieOptions.builder().depth(shape.trieDepth()).tableBuckets(shape.trieBuckets())
+                        .hashSeed(shape.trieHashSeed())
+                        .pileLimits(piles[0], piles[1], piles[2])
+                        .bloomBitsPerKey(i("trie.bloomBitsPerKey"))
+                        .filterCacheSize(l("trie.filterCacheSize"))
+                        .gcGarbageRatio(Double.parseDouble(values.get("trie.gcGarbageRatio")))
+                        .build();
+            }
+        };
+    }
+
+    void store(Properties p, String prefix) {
+        values.forEach((k, v) -> p.setProperty(prefix + k, v));
+    }
+
+    static OpenConfig load(Properties p, String prefix) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String name : p.stringPropertyNames()) {
+            if (name.startsWith(prefix)) {
+                m.put(name.substring(prefix.length()), p.getProperty(name));
+            }
+        }
+        return new OpenConfig(m);
+    }
+
+    /** Every value, {@code name=value} separated by spaces. */
+    String describe() {
+        StringBuilder sb = new StringBuilder();
+        values.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return sb.toString();
+    }
+
+    private int i(String name) {
+        return Integer.parseInt(values.get(name));
+    }
+
+    private long l(String name) {
+        return Long.parseLong(values.get(name));
+    }
+
+    private int[] ints(String name) {
+        String[] parts = values.get(name).split(",");
+        int[] out = new int[parts.length];
+        for (int k = 0; k < parts.length; k++) {
+            out[k] = Integer.parseInt(parts[k]);
+        }
+        return out;
+    }
+
+    static long logUniform(Random r, long min, long max) {
+        return Math.round(Math.exp(Math.log(min) + r.nextDouble() * (Math.log(max) - Math.log(min))));
+    }
+}
