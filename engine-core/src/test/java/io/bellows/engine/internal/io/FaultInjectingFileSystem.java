@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -181,6 +182,8 @@ public final class FaultInjectingFileSystem implements FileSystem {
     private final Map<Op, Map<String, Long>> seen = new EnumMap<>(Op.class);
     private final List<Call> injectedCalls = new ArrayList<>();
     private List<Call> trace;
+    private Consumer<Call> listener;
+    private Consumer<Call> changeListener;
     private long injected;
 
     public FaultInjectingFileSystem(FileSystem delegate) {
@@ -205,6 +208,30 @@ public final class FaultInjectingFileSystem implements FileSystem {
     /** The calls recorded since {@code trace(true)}, in the order they were made. */
     public synchronized List<Call> calls() {
         return trace == null ? List.of() : List.copyOf(trace);
+    }
+
+    /**
+     * Calls {@code l} on the failing thread each time a fault fires, just before the call throws (a
+     * test can take a crash image of the moment of the error).
+     */
+    public synchronized void onInject(Consumer<Call> l) {
+        listener = l;
+    }
+
+    /** Calls {@code l} on the calling thread after each delete or rename that went through. */
+    public synchronized void onDirectoryChange(Consumer<Call> l) {
+        changeListener = l;
+    }
+
+    private void changed(Op op, Path path) {
+        Consumer<Call> l;
+        synchronized (this) {
+            l = changeListener;
+        }
+        if (l != null) {
+            Path name = path.getFileName();
+            l.accept(new Call(op, name == null ? "" : name.toString(), Thread.currentThread().getName()));
+        }
     }
 
     /** Every call failed so far, in order. */
@@ -259,7 +286,20 @@ public final class FaultInjectingFileSystem implements FileSystem {
         }
     }
 
-    private static IOException failure(Kind kind) {
+    /**
+     * The exception for a fault that fired, after telling the listener: by then a torn append has written
+     * its part and a failing close has closed the file.
+     */
+    private IOException failure(Kind kind) {
+        Consumer<Call> l;
+        Call call;
+        synchronized (this) {
+            l = listener;
+            call = injectedCalls.get(injectedCalls.size() - 1);
+        }
+        if (l != null) {
+            l.accept(call);
+        }
         return new IOException(kind == Kind.ENOSPC ? "No space left on device (injected)"
                 : "Input/output error (injected)");
     }
@@ -320,12 +360,14 @@ public final class FaultInjectingFileSystem implements FileSystem {
     public void delete(Path path) throws IOException {
         check(Op.DELETE, path);
         delegate.delete(path);
+        changed(Op.DELETE, path);
     }
 
     @Override
     public void rename(Path source, Path target) throws IOException {
         check(Op.RENAME, source);
         delegate.rename(source, target);
+        changed(Op.RENAME, source);
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.bellows.engine.internal.io.FaultInjectingFileSystem.Kind;
 import io.bellows.engine.internal.io.FaultInjectingFileSystem.Op;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -115,6 +116,19 @@ class FaultInjectingFileSystemTest {
         assertEquals(List.of(new Call(Op.CREATE, "000001.log", me), new Call(Op.SYNC, "000001.log", me),
                 new Call(Op.SYNC, "000001.log", "other-1")), fs.calls());
         assertEquals(List.of(new Call(Op.SYNC, "000001.log", "other-1")), fs.injectedCalls());
+        List<Call> heard = new ArrayList<>();
+        fs.onInject(c -> heard.add(c));
+        fs.inject(Fault.on(Op.APPEND).error(Kind.TORN));
+        assertFails(EIO, () -> w.append(new byte[] {1, 2, 3, 4}));
+        assertEquals(List.of(new Call(Op.APPEND, "000001.log", me)), heard);
+        fs.onDirectoryChange(c -> heard.add(c));
+        fs.rename(LOG, DIR.resolve("x"));
+        fs.inject(Fault.on(Op.DELETE));
+        assertFails(EIO, () -> fs.delete(DIR.resolve("x")));
+        fs.delete(DIR.resolve("x"));
+        // The failed delete is heard as an injection, the one that went through as a change.
+        assertEquals(List.of(new Call(Op.APPEND, "000001.log", me), new Call(Op.RENAME, "000001.log", me),
+                new Call(Op.DELETE, "x", me), new Call(Op.DELETE, "x", me)), heard);
         fs.trace(false);
         w.sync();
         assertEquals(List.of(), fs.calls());
