@@ -10,8 +10,10 @@ import io.bellows.engine.WriteOptions;
 import io.bellows.engine.internal.db.EngineImpl;
 import io.bellows.engine.internal.db.EngineProbe;
 import io.bellows.engine.internal.faults.Finding.Kind;
+import io.bellows.engine.internal.faults.WriteModel.Crash;
 import io.bellows.engine.internal.faults.WriteModel.Outcome;
-import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.CrashableFileSystem;
+import io.bellows.engine.internal.io.FaultInjectingFileSystem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,7 +44,8 @@ final class FaultDriver {
     }
 
     private final EngineOptions options;
-    private final FileSystem fs;
+    private final FaultInjectingFileSystem fs;
+    private final CrashableFileSystem mem;
     private final WriteModel model;
     private final List<Finding> findings;
     private final boolean cursors;
@@ -50,9 +53,12 @@ final class FaultDriver {
     private int apiErrors;
     private Runnable afterCall;
 
-    FaultDriver(EngineOptions options, FileSystem fs, WriteModel model, List<Finding> findings, boolean cursors) {
+    /** Drives engines on {@code fs}, which fails calls to {@code mem}. */
+    FaultDriver(EngineOptions options, FaultInjectingFileSystem fs, CrashableFileSystem mem, WriteModel model,
+            List<Finding> findings, boolean cursors) {
         this.options = options;
         this.fs = fs;
+        this.mem = mem;
         this.model = model;
         this.findings = findings;
         this.cursors = cursors;
@@ -89,6 +95,34 @@ final class FaultDriver {
             }
         }
         afterCall();
+        verifyRecovered();
+    }
+
+    /**
+     * Reads every key after an open, with faults paused (these reads are the check, not the workload, and
+     * make no fault points): what recovery rebuilt must agree with the model at once, before later
+     * overwrites could hide a write it dropped.
+     */
+    private void verifyRecovered() {
+        if (db == null) {
+            return;
+        }
+        fs.pause(true);
+        try {
+            for (int i = 0; i < FaultWorkload.KEYS; i++) {
+                String key = FaultWorkload.key(i);
+                byte[] v = db.get(utf8(key));
+                String value = v == null ? null : new String(v, StandardCharsets.UTF_8);
+                if (!model.allowedLive(key).contains(value)) {
+                    findings.add(new Finding(Kind.WRONG_READ, "after an open " + key + " = " + WriteModel.abbreviate(value)
+                            + " (history: " + model.describe(key) + ")"));
+                }
+            }
+        } catch (RuntimeException e) {
+            findings.add(new Finding(Kind.UNEXPECTED_EXCEPTION, "reading every key after an open threw " + e));
+        } finally {
+            fs.pause(false);
+        }
     }
 
     /** Closes the engine; if close throws, the engine is abandoned as a crashed process's would be. */
@@ -108,6 +142,29 @@ final class FaultDriver {
 
     void reopen() {
         close();
+        open();
+    }
+
+    /**
+     * A machine crash now, keeping of each file's unsynced tail a prefix drawn from {@code seed} (torn
+     * writes), then an open on what it left, which recovers. The old engine is closed with faults paused
+     * and its disk then replaced by the crash image, which is the same as losing it with the machine.
+     */
+    void crashAndReopen(long seed) {
+        CrashableFileSystem image = mem.crash(seed);
+        if (db != null) {
+            fs.pause(true);
+            try {
+                db.close();
+            } catch (RuntimeException e) {
+                // the machine is gone; what close did is discarded with it
+            } finally {
+                fs.pause(false);
+                db = null;
+            }
+        }
+        mem.replaceWith(image);
+        model.crashed(Crash.MACHINE);
         open();
     }
 

@@ -81,7 +81,7 @@ final class FaultRun {
         WriteModel model = new WriteModel();
         CrashImages images = new CrashImages(mem, model);
         List<Finding> workloadFindings = new ArrayList<>();
-        FaultDriver driver = new FaultDriver(options, fs, model, workloadFindings, cursors);
+        FaultDriver driver = new FaultDriver(options, fs, mem, model, workloadFindings, cursors);
         if (point != null) {
             fs.inject(point.fault());
             watch(fs, driver, images);

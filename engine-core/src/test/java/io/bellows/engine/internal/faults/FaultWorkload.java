@@ -11,12 +11,14 @@ import java.util.Map;
  * through automatic and explicit flushes (each rolling the WAL), automatic compactions and a
  * compactRange, SYNC and ASYNC batches with puts and deletes, reads, a clean close with writes still in
  * the WAL, an open that recovers them (replay, a recovered table, a new manifest, the sweep at open),
- * more writes and compactions, a scan where the scheme has cursors, and a final close. Everything is a
- * function of the batch number, so every run makes the same calls.
+ * more writes and compactions, a scan where the scheme has cursors, a machine crash that tears the
+ * WAL's unsynced tail and an open that recovers from it, more writes and a final close. Everything is
+ * a function of the batch number, so every run makes the same calls.
  */
 final class FaultWorkload {
     static final int KEYS = 400;
     private static final int BATCH = 16;
+    private static final long CRASH_SEED = 21;
 
     private FaultWorkload() {}
 
@@ -46,6 +48,16 @@ final class FaultWorkload {
             d.write(batch(b, b * 5, 13), durability(b));
         }
         d.scan();
+        // Writes only in the WAL, the last ones ASYNC, then a machine crash that tears unsynced tails.
+        for (int b = 80; b < 86; b++) {
+            d.write(batch(b, b * 17, 3), durability(b + 1));
+        }
+        d.crashAndReopen(CRASH_SEED);
+        d.get(key(3));
+        d.get(key(51));
+        for (int b = 86; b < 94; b++) {
+            d.write(batch(b, b * 19, 5), durability(b));
+        }
         d.flush();
         d.get(key(7));
         d.close();

@@ -27,7 +27,12 @@ final class WriteModel {
         /** Returned normally with Durability.ASYNC: survives a process crash. */
         ASYNC_ACK,
         /** Threw, or has not returned yet: may have happened or not. */
-        FAILED
+        FAILED,
+        /**
+         * What a crash in the workload left: one of the values the crash allowed, made durable by the
+         * recovery that followed (it writes what it replayed to a synced table).
+         */
+        RECOVERED
     }
 
     /** What the store went through before it was reopened. */
@@ -38,13 +43,13 @@ final class WriteModel {
         MACHINE
     }
 
-    /** One key's write; its outcome is set when the call returns. */
+    /** One key's write (a set of values only after a crash); its outcome is set when the call returns. */
     private static final class Write {
-        final String value;
+        final Set<String> values;
         Outcome outcome = Outcome.FAILED;
 
-        Write(String value) {
-            this.value = value;
+        Write(Set<String> values) {
+            this.values = values;
         }
     }
 
@@ -59,7 +64,9 @@ final class WriteModel {
     synchronized Call begin(List<Map.Entry<String, String>> entries) {
         Call call = new Call();
         for (Map.Entry<String, String> e : entries) {
-            Write w = new Write(e.getValue());
+            Set<String> value = new LinkedHashSet<>();
+            value.add(e.getValue());
+            Write w = new Write(value);
             history.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(w);
             call.writes.add(w);
         }
@@ -78,13 +85,25 @@ final class WriteModel {
         for (Map.Entry<String, List<Write>> e : history.entrySet()) {
             List<Write> writes = new ArrayList<>();
             for (Write w : e.getValue()) {
-                Write c = new Write(w.value);
+                Write c = new Write(w.values);
                 c.outcome = w.outcome;
                 writes.add(c);
             }
             out.history.put(e.getKey(), writes);
         }
         return out;
+    }
+
+    /**
+     * The workload's store went through {@code crash} and was recovered: from now on each key holds one
+     * of the values that crash allowed, durably.
+     */
+    synchronized void crashed(Crash crash) {
+        for (Map.Entry<String, List<Write>> e : history.entrySet()) {
+            Write w = new Write(allowed(e.getKey(), crash));
+            w.outcome = Outcome.RECOVERED;
+            e.setValue(new ArrayList<>(List.of(w)));
+        }
     }
 
     /** Every key ever written, in order. */
@@ -102,7 +121,7 @@ final class WriteModel {
         int last = -1;
         for (int i = writes.size() - 1; i >= 0 && last < 0; i--) {
             Outcome o = writes.get(i).outcome;
-            if (o == Outcome.SYNC_ACK || (crash == Crash.PROCESS && o == Outcome.ASYNC_ACK)) {
+            if (o == Outcome.SYNC_ACK || o == Outcome.RECOVERED || (crash == Crash.PROCESS && o == Outcome.ASYNC_ACK)) {
                 last = i;
             }
         }
@@ -114,7 +133,7 @@ final class WriteModel {
             Write w = writes.get(i);
             // After a process crash an acknowledged write later than `last` cannot be missing.
             if (i == last || crash == Crash.MACHINE || w.outcome == Outcome.FAILED) {
-                out.add(w.value);
+                out.addAll(w.values);
             }
         }
         return out;
@@ -126,7 +145,7 @@ final class WriteModel {
             return true;
         }
         for (Write w : history.getOrDefault(key, List.of())) {
-            if (value.equals(w.value)) {
+            if (w.values.contains(value)) {
                 return true;
             }
         }
@@ -148,9 +167,14 @@ final class WriteModel {
         }
         for (int i = from; i < writes.size(); i++) {
             Write w = writes.get(i);
-            b.append(w.value == null ? "DELETE" : abbreviate(w.value)).append('/').append(w.outcome).append(' ');
+            b.append(w.values.size() == 1 ? describeValue(w.values.iterator().next()) : w.values.size() + " values")
+                    .append('/').append(w.outcome).append(' ');
         }
         return b.toString().trim();
+    }
+
+    private static String describeValue(String value) {
+        return value == null ? "DELETE" : abbreviate(value);
     }
 
     static String abbreviate(String value) {

@@ -93,6 +93,24 @@ public final class CrashableFileSystem implements FileSystem {
         return after;
     }
 
+    /**
+     * Makes this file system hold what {@code image} holds, as a machine rebooting onto the disk a crash
+     * left: its live and durable entries (copied), no locks. Files still open on the old state write to
+     * nothing anyone can see; close them first.
+     */
+    public void replaceWith(CrashableFileSystem image) {
+        CrashableFileSystem copy = image.processCrash();
+        synchronized (this) {
+            live.clear();
+            live.putAll(copy.live);
+            durable.clear();
+            durable.putAll(copy.durable);
+            directories.clear();
+            directories.addAll(copy.directories);
+            locked.clear();
+        }
+    }
+
     private static Node copy(Node node) {
         Node copy = new Node(Arrays.copyOf(node.data, Math.max(node.length, 16)), node.length);
         copy.synced = node.synced;

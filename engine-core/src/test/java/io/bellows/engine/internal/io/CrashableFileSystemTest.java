@@ -198,6 +198,21 @@ class CrashableFileSystemTest {
         assertFalse(machine.exists(DIR.resolve("000002.sst")));
     }
 
+    @Test
+    void replaceWithTakesTheImageState() throws IOException {
+        write(LOG, bytes(0, 10));
+        fs.syncDirectory(DIR);
+        CrashableFileSystem image = fs.crash();
+        write(DIR.resolve("later"), bytes(0, 3));
+        fs.lock(DIR.resolve("LOCK"));
+        fs.replaceWith(image);
+        assertEquals(List.of("000001.log"), fs.list(DIR));
+        assertArrayEquals(bytes(0, 10), fs.readAll(LOG));
+        fs.lock(DIR.resolve("LOCK")).close();
+        write(LOG, bytes(5, 2));
+        assertArrayEquals(bytes(0, 10), image.readAll(LOG), "the image is copied, not shared");
+    }
+
     private void write(Path path, byte[] data) throws IOException {
         try (WritableFile w = fs.createLog(path)) {
             w.append(data);

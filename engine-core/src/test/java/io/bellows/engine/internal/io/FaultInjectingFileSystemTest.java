@@ -135,6 +135,18 @@ class FaultInjectingFileSystemTest {
     }
 
     @Test
+    void pausedCallsAreNeitherFailedNorCounted() throws IOException {
+        fs.trace(true);
+        fs.inject(Fault.on(Op.CREATE));
+        fs.pause(true);
+        fs.createLog(LOG).close();
+        fs.pause(false);
+        assertEquals(List.of(), fs.calls());
+        assertFails(EIO, () -> fs.createLog(LOG));
+        assertEquals(1, fs.calls().size());
+    }
+
+    @Test
     void afterAndTimesCountMatchingOperations() throws IOException {
         WritableFile w = fs.createLog(LOG);
         fs.inject(Fault.on(Op.SYNC).after(2).times(3));
