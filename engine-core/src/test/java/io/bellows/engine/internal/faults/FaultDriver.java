@@ -27,7 +27,8 @@ import java.util.Set;
  * it returned or threw: writes into the {@link WriteModel}, reads checked against it at once. After
  * every call it waits until the engine's flushes and compactions have settled, so that each engine
  * thread makes the same file-system calls in the same order on every run (the fault points are
- * counted per thread). An open that fails is retried once, as a user would: a fault fails one call.
+ * counted per thread). An open that fails is retried, as a user would, once more than the calls failed
+ * in a row.
  *
  * <p>Not thread-safe: one workload thread drives it.
  */
@@ -49,19 +50,24 @@ final class FaultDriver {
     private final WriteModel model;
     private final List<Finding> findings;
     private final boolean cursors;
+    private final int openAttempts;
     private EngineImpl db;
     private int apiErrors;
     private Runnable afterCall;
 
-    /** Drives engines on {@code fs}, which fails calls to {@code mem}. */
+    /**
+     * Drives engines on {@code fs}, which fails calls to {@code mem}, up to {@code faultsInARow} calls in a
+     * row (an open is tried once more than that).
+     */
     FaultDriver(EngineOptions options, FaultInjectingFileSystem fs, CrashableFileSystem mem, WriteModel model,
-            List<Finding> findings, boolean cursors) {
+            List<Finding> findings, boolean cursors, int faultsInARow) {
         this.options = options;
         this.fs = fs;
         this.mem = mem;
         this.model = model;
         this.findings = findings;
         this.cursors = cursors;
+        this.openAttempts = faultsInARow + 1;
     }
 
     /** Runs {@code r} on the workload thread each time an API call has returned or thrown. */
@@ -84,13 +90,13 @@ final class FaultDriver {
     }
 
     void open() {
-        for (int attempt = 1; attempt <= 2 && db == null; attempt++) {
+        for (int attempt = 1; attempt <= openAttempts && db == null; attempt++) {
             try {
                 db = EngineImpl.open(DIR, options, fs);
             } catch (RuntimeException e) {
                 failed("open", e);
-                if (attempt == 2) {
-                    findings.add(new Finding(Kind.OPEN_RETRY_FAILED, "the open after a failed open threw " + e));
+                if (attempt == openAttempts) {
+                    findings.add(new Finding(Kind.OPEN_RETRY_FAILED, "open attempt " + attempt + " threw " + e));
                 }
             }
         }

@@ -18,8 +18,9 @@ record FaultPoint(String role, Op op, int ordinal, Kind kind, Call expected) {
         return threadName.replaceFirst("-\\d+$", "");
     }
 
-    Fault fault() {
-        return Fault.on(op).threadMatching(Pattern.quote(role) + "(-\\d+)?").after(ordinal).error(kind);
+    /** Fails this call and the {@code times - 1} calls of the same role and operation after it. */
+    Fault fault(int times) {
+        return Fault.on(op).threadMatching(Pattern.quote(role) + "(-\\d+)?").after(ordinal).times(times).error(kind);
     }
 
     /** The arguments that select this point alone: {@code -Dbellows.faults.point=...}. */

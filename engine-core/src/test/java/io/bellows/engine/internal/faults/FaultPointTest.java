@@ -33,11 +33,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * kind of call of every thread; the seed is printed). {@code -Dbellows.faults.all=true} runs every
  * point; {@code -Dbellows.faults.samples=N} another sample size; {@code -Dbellows.faults.point=ID} one
  * point (its id, as a failure prints it); {@code -Dbellows.faults.schemes=LEVELED,FLSM} some schemes;
- * {@code -Dbellows.faults.trace=/tmp/points-{scheme}.txt} writes every point of the counting run.
+ * {@code -Dbellows.faults.trace=/tmp/points-{scheme}.txt} writes every point of the counting run;
+ * {@code -Dbellows.faults.times=N} fails N calls in a row from each point (the retries too).
  * docs/testing.md has the counts and durations.
  */
 class FaultPointTest {
     static final int DEFAULT_SAMPLES = 150;
+    /** A run that hangs takes minutes to give up; after this many the test stops rather than take hours. */
+    private static final int MAX_HANGS = 3;
 
     @ParameterizedTest
     @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE"})
@@ -56,7 +59,8 @@ class FaultPointTest {
     }
 
     private static void run(CompactionStyle style, LogCapture log) {
-        FaultRun.Result counted = FaultRun.run(style, null, true, log);
+        FaultRun.Result counted = FaultRun.run(style, null, 1, true, log);
+        int times = Integer.getInteger("bellows.faults.times", 1);
         String traceFile = System.getProperty("bellows.faults.trace");
         if (traceFile != null) {
             writeTrace(Path.of(traceFile.replace("{scheme}", style.name())), counted.calls());
@@ -65,7 +69,11 @@ class FaultPointTest {
         List<FaultPoint> all = FaultPoints.enumerate(counted.calls());
         FaultTally tally = new FaultTally(style);
         for (FaultPoint p : choose(style, all, counted.calls())) {
-            tally.add(p, FaultRun.run(style, p, false, log));
+            tally.add(p, FaultRun.run(style, p, times, false, log));
+            if (tally.hangs() >= MAX_HANGS) {
+                System.out.println("FaultPointTest " + style + ": stopped after " + MAX_HANGS + " runs that hung");
+                break;
+            }
         }
         System.out.println(tally.summary(counted, all));
         String verdict = tally.verdict();

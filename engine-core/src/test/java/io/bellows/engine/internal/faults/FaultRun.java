@@ -65,10 +65,11 @@ final class FaultRun {
     }
 
     /**
-     * Runs the workload on {@code style}, failing {@code point} (null: none), recording every call if
-     * {@code trace}; {@code log} (may be null) holds what the engine logged.
+     * Runs the workload on {@code style}, failing {@code point} (null: none) and the {@code times - 1}
+     * calls of its role and operation after it, recording every call if {@code trace}; {@code log} (may
+     * be null) holds what the engine logged.
      */
-    static Result run(CompactionStyle style, FaultPoint point, boolean trace, LogCapture log) {
+    static Result run(CompactionStyle style, FaultPoint point, int times, boolean trace, LogCapture log) {
         long start = System.nanoTime();
         if (log != null) {
             log.reset();
@@ -81,9 +82,9 @@ final class FaultRun {
         WriteModel model = new WriteModel();
         CrashImages images = new CrashImages(mem, model);
         List<Finding> workloadFindings = new ArrayList<>();
-        FaultDriver driver = new FaultDriver(options, fs, mem, model, workloadFindings, cursors);
+        FaultDriver driver = new FaultDriver(options, fs, mem, model, workloadFindings, cursors, Math.max(1, times));
         if (point != null) {
-            fs.inject(point.fault());
+            fs.inject(point.fault(times));
             watch(fs, driver, images);
         }
         List<Finding> findings = new ArrayList<>();

@@ -18,6 +18,7 @@ final class FaultTally {
     private int fired;
     private int drifted;
     private int reported;
+    private int hangs;
     private long images;
     private final List<String> failures = new ArrayList<>();
     private final Map<String, Integer> byKind = new TreeMap<>();
@@ -41,7 +42,10 @@ final class FaultTally {
             reported++;
         }
         images += r.images();
-        KnownBugs.Bug bug = KnownBugs.explaining(r.findings());
+        if (r.findings().stream().anyMatch(f -> f.kind() == Finding.Kind.HANG)) {
+            hangs++;
+        }
+        KnownBugs.Bug bug = KnownBugs.explaining(r.injected(), r.findings());
         if (bug != null) {
             known.merge(bug.name(), 1, Integer::sum);
             return;
@@ -53,6 +57,11 @@ final class FaultTally {
             failures.add(describe(p, r));
             bySignature.computeIfAbsent(signature(p, r.findings().get(0)), k -> new ArrayList<>()).add(p.id());
         }
+    }
+
+    /** Runs that hung (each took minutes to give up: a few are enough to stop). */
+    int hangs() {
+        return hangs;
     }
 
     /** One line of counts and durations, then one line per way of failing with a few of its points. */

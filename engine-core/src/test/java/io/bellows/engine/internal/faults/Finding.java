@@ -12,7 +12,7 @@ record Finding(Kind kind, String detail) {
         WRONG_READ,
         /** The reopen on a healthy file system failed. */
         REOPEN_FAILED,
-        /** An open during the workload failed twice, though only one call was failed. */
+        /** An open during the workload kept failing after the faults were spent. */
         OPEN_RETRY_FAILED,
         /** A call or the engine's background work did not finish in time. */
         HANG,
