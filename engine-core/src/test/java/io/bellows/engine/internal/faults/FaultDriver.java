@@ -53,6 +53,7 @@ final class FaultDriver {
     private final int openAttempts;
     private EngineImpl db;
     private int apiErrors;
+    private boolean abandoned;
     private Runnable afterCall;
 
     /**
@@ -142,8 +143,14 @@ final class FaultDriver {
             closing.close();
         } catch (RuntimeException e) {
             failed("close", e);
+            abandoned = true;
         }
         afterCall();
+    }
+
+    /** Whether an engine was abandoned after its close threw (its files may stay open). */
+    boolean abandonedAny() {
+        return abandoned;
     }
 
     void reopen() {

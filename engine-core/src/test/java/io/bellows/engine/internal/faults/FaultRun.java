@@ -101,7 +101,11 @@ final class FaultRun {
         client.start();
         if (join(client, WORKLOAD_MILLIS)) {
             findings.addAll(workloadFindings);
+            boolean closedAll = driver.engine() == null && !driver.abandonedAny();
             closeLeftOpen(driver.engine(), findings);
+            if (closedAll && !fs.openFiles().isEmpty()) {
+                findings.add(new Finding(Kind.LEAKED_HANDLE, "still open after every engine closed: " + fs.openFiles()));
+            }
         } else {
             findings.add(new Finding(Kind.HANG, "the workload did not finish in " + WORKLOAD_MILLIS / 1000 + " s: "
                     + stack(client)));

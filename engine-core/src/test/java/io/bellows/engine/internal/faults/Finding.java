@@ -18,6 +18,8 @@ record Finding(Kind kind, String detail) {
         HANG,
         /** After the reopen's sweep the directory holds a file the live state does not reference. */
         LEAKED_FILE,
+        /** A file opened through the file system was never closed, though every engine closed. */
+        LEAKED_HANDLE,
         /** A file the live state references is missing. */
         MISSING_FILE,
         /** An API call threw something other than EngineIOException. */

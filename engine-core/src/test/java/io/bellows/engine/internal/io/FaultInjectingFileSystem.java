@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -181,6 +182,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
     /** Operations seen, by kind and file name, so tests can also observe what the engine did. */
     private final Map<Op, Map<String, Long>> seen = new EnumMap<>(Op.class);
     private final List<Call> injectedCalls = new ArrayList<>();
+    private final Map<AutoCloseable, String> openFiles = new IdentityHashMap<>();
     private List<Call> trace;
     private boolean paused;
     private Consumer<Call> listener;
@@ -319,19 +321,39 @@ public final class FaultInjectingFileSystem implements FileSystem {
     @Override
     public WritableFile createTable(Path path) throws IOException {
         check(Op.CREATE, path);
-        return new FaultyWritableFile(path, delegate.createTable(path));
+        return opened(new FaultyWritableFile(path, delegate.createTable(path)), path);
     }
 
     @Override
     public WritableFile createLog(Path path) throws IOException {
         check(Op.CREATE, path);
-        return new FaultyWritableFile(path, delegate.createLog(path));
+        return opened(new FaultyWritableFile(path, delegate.createLog(path)), path);
     }
 
     @Override
     public ReadableFile openTable(Path path) throws IOException {
         check(Op.OPEN, path);
-        return new FaultyReadableFile(path, delegate.openTable(path));
+        return opened(new FaultyReadableFile(path, delegate.openTable(path)), path);
+    }
+
+    private synchronized <T extends AutoCloseable> T opened(T file, Path path) {
+        Path name = path.getFileName();
+        openFiles.put(file, name == null ? "" : name.toString());
+        return file;
+    }
+
+    private synchronized void closed(AutoCloseable file) {
+        openFiles.remove(file);
+    }
+
+    /**
+     * Names of the files opened or created through this file system and not closed yet (a file that is
+     * still open after its engine closed is a leaked handle).
+     */
+    public synchronized List<String> openFiles() {
+        List<String> out = new ArrayList<>(openFiles.values());
+        out.sort(null);
+        return out;
     }
 
     @Override
@@ -441,6 +463,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
         public void close() throws IOException {
             Kind kind = fire(Op.CLOSE, path);
             file.close();
+            closed(this);
             if (kind != null) {
                 throw failure(kind);
             }
@@ -470,6 +493,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
         @Override
         public void close() throws IOException {
             file.close();
+            closed(this);
         }
     }
 }

@@ -147,6 +147,18 @@ class FaultInjectingFileSystemTest {
     }
 
     @Test
+    void openFilesAreThoseNotClosedYet() throws IOException {
+        WritableFile log = fs.createLog(LOG);
+        fs.createTable(SST).close();
+        ReadableFile r = fs.openTable(SST);
+        assertEquals(List.of("000001.log", "000002.sst"), fs.openFiles());
+        fs.inject(Fault.on(Op.CLOSE));
+        assertFails(EIO, log::close);
+        r.close();
+        assertEquals(List.of(), fs.openFiles(), "a close that fails still closes");
+    }
+
+    @Test
     void afterAndTimesCountMatchingOperations() throws IOException {
         WritableFile w = fs.createLog(LOG);
         fs.inject(Fault.on(Op.SYNC).after(2).times(3));
