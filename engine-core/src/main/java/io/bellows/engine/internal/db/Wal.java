@@ -2,6 +2,7 @@ package io.bellows.engine.internal.db;
 
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.wal.LogWriter;
 import java.io.IOException;
@@ -187,19 +188,21 @@ final class Wal implements AutoCloseable {
     }
 
     private LogWriter create(long number) throws IOException {
-        LogWriter w = new LogWriter(fs.createLog(FileNames.log(dir, number)), FileHeader.KIND_WAL);
+        WritableFile file = fs.createLog(FileNames.log(dir, number));
         try {
+            // The file is closed on failure even when its header append is what failed (no LogWriter yet).
+            LogWriter w = new LogWriter(file, FileHeader.KIND_WAL);
             w.sync();
             fs.syncDirectory(dir);
-        } catch (IOException e) {
+            return w;
+        } catch (IOException | RuntimeException e) {
             try {
-                w.close();
+                file.close();
             } catch (IOException ignored) {
                 // already failing
             }
             throw e;
         }
-        return w;
     }
 
     /** Forces (unless broken) and closes the log. */

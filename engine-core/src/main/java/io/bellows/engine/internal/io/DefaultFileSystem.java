@@ -1,12 +1,15 @@
 package io.bellows.engine.internal.io;
 
+import io.bellows.engine.EngineIOException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -68,7 +71,16 @@ public final class DefaultFileSystem implements FileSystem {
 
     @Override
     public boolean exists(Path path) {
-        return Files.exists(path);
+        try {
+            Files.readAttributes(path, BasicFileAttributes.class);
+            return true;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            // Not Files.exists: it answers false when the check fails, and a store whose CURRENT cannot be
+            // checked would be taken for a new one and have its files swept away.
+            throw new EngineIOException("cannot tell whether " + path + " exists: " + e, e);
+        }
     }
 
     @Override

@@ -30,6 +30,11 @@ public interface FileSystem {
     /** Reads a whole (log, CURRENT, manifest) file. */
     byte[] readAll(Path path) throws IOException;
 
+    /**
+     * Whether a file or directory exists. Throws {@link io.bellows.engine.EngineIOException} when that
+     * cannot be told (an I/O or permission error), never answers false for it: a store whose CURRENT
+     * seemed absent would be created anew over its own files.
+     */
     boolean exists(Path path);
 
     long size(Path path) throws IOException;

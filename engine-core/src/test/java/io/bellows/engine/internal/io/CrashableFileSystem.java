@@ -73,6 +73,50 @@ public final class CrashableFileSystem implements FileSystem {
         return crash(new Random(seed));
     }
 
+    /**
+     * A new file system holding what survives a crash of the process now (the OS keeps every byte
+     * written to it): every live entry with all its bytes, and the same durable state as this one, so
+     * a later {@link #crash()} of the copy loses what a machine crash would. Locks are released, as the
+     * process holding them died. This instance is left as it was; threads still writing to it do not
+     * reach the copy.
+     */
+    public synchronized CrashableFileSystem processCrash() {
+        CrashableFileSystem after = new CrashableFileSystem();
+        after.directories.addAll(directories);
+        Map<Node, Node> copies = new HashMap<>();
+        for (Map.Entry<Path, Node> e : live.entrySet()) {
+            after.live.put(e.getKey(), copies.computeIfAbsent(e.getValue(), CrashableFileSystem::copy));
+        }
+        for (Map.Entry<Path, Node> e : durable.entrySet()) {
+            after.durable.put(e.getKey(), copies.computeIfAbsent(e.getValue(), CrashableFileSystem::copy));
+        }
+        return after;
+    }
+
+    /**
+     * Makes this file system hold what {@code image} holds, as a machine rebooting onto the disk a crash
+     * left: its live and durable entries (copied), no locks. Files still open on the old state write to
+     * nothing anyone can see; close them first.
+     */
+    public void replaceWith(CrashableFileSystem image) {
+        CrashableFileSystem copy = image.processCrash();
+        synchronized (this) {
+            live.clear();
+            live.putAll(copy.live);
+            durable.clear();
+            durable.putAll(copy.durable);
+            directories.clear();
+            directories.addAll(copy.directories);
+            locked.clear();
+        }
+    }
+
+    private static Node copy(Node node) {
+        Node copy = new Node(Arrays.copyOf(node.data, Math.max(node.length, 16)), node.length);
+        copy.synced = node.synced;
+        return copy;
+    }
+
     private synchronized CrashableFileSystem crash(Random torn) {
         CrashableFileSystem after = new CrashableFileSystem();
         after.directories.addAll(directories);

@@ -176,6 +176,43 @@ class CrashableFileSystemTest {
         fs.lock(lockFile).close();
     }
 
+    @Test
+    void processCrashKeepsEveryWrittenByteAndLaterMachineCrashKeepsTheSyncedOnes() throws IOException {
+        Path lockFile = DIR.resolve("LOCK");
+        fs.lock(lockFile);
+        WritableFile w = fs.createLog(LOG);
+        w.append(bytes(0, 100));
+        w.sync();
+        fs.syncDirectory(DIR);
+        w.append(bytes(100, 50));
+        WritableFile unsyncedEntry = fs.createTable(DIR.resolve("000002.sst"));
+        unsyncedEntry.append(bytes(0, 7));
+
+        CrashableFileSystem after = fs.processCrash();
+        w.append(bytes(150, 10));
+        assertArrayEquals(bytes(0, 150), after.readAll(LOG), "unsynced bytes survive; later writes do not reach the copy");
+        assertArrayEquals(bytes(0, 7), after.readAll(DIR.resolve("000002.sst")));
+        after.lock(lockFile).close();
+        CrashableFileSystem machine = after.crash();
+        assertArrayEquals(bytes(0, 100), machine.readAll(LOG));
+        assertFalse(machine.exists(DIR.resolve("000002.sst")));
+    }
+
+    @Test
+    void replaceWithTakesTheImageState() throws IOException {
+        write(LOG, bytes(0, 10));
+        fs.syncDirectory(DIR);
+        CrashableFileSystem image = fs.crash();
+        write(DIR.resolve("later"), bytes(0, 3));
+        fs.lock(DIR.resolve("LOCK"));
+        fs.replaceWith(image);
+        assertEquals(List.of("000001.log"), fs.list(DIR));
+        assertArrayEquals(bytes(0, 10), fs.readAll(LOG));
+        fs.lock(DIR.resolve("LOCK")).close();
+        write(LOG, bytes(5, 2));
+        assertArrayEquals(bytes(0, 10), image.readAll(LOG), "the image is copied, not shared");
+    }
+
     private void write(Path path, byte[] data) throws IOException {
         try (WritableFile w = fs.createLog(path)) {
             w.append(data);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.TestSeeds;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -239,6 +240,24 @@ class DefaultFileSystemTest {
         fs.delete(current);
         assertFalse(fs.exists(current));
         assertThrows(IOException.class, () -> fs.rename(tmp, current));
+    }
+
+    /**
+     * Found by the fault-point test: Files.exists answers false when a file's existence cannot be told, so
+     * an open whose check of CURRENT failed created a new store over the old one and swept its tables.
+     */
+    @Test
+    void existsThatCannotBeToldThrowsInsteadOfAnsweringFalse() throws IOException {
+        DefaultFileSystem fs = open(false);
+        Path db = dir.resolve("db");
+        Files.write(db.resolve("CURRENT"), new byte[] {1});
+        assertTrue(fs.exists(db.resolve("CURRENT")));
+        assertTrue(fs.exists(db));
+        assertFalse(fs.exists(db.resolve("MANIFEST-000001")));
+        // stat fails with ENOTDIR (a path under a regular file) and ENAMETOOLONG: existence unknown, not absent.
+        assertFalse(Files.exists(db.resolve("CURRENT/x")), "the JDK's answer this replaces");
+        assertThrows(EngineIOException.class, () -> fs.exists(db.resolve("CURRENT/x")));
+        assertThrows(EngineIOException.class, () -> fs.exists(db.resolve("n".repeat(300))));
     }
 
     @Test

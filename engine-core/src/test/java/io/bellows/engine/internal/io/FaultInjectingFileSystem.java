@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.io;
 
+import io.bellows.engine.EngineIOException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,10 +9,12 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -22,9 +25,14 @@ import java.util.regex.Pattern;
  * <p>Each injected {@link Fault} is a rule: operations of its kinds on files whose name matches are
  * counted; after the first {@code after} of them succeed, the next {@code times} fail. Rules are
  * consulted in injection order; the first that fires fails the operation and later rules do not see
- * it. Operations on the files this returns are checked too. {@code openTable}, {@code close},
- * {@code exists}, {@code size}, {@code list}, {@code createDirectories} and {@code lock} pass through
- * unchecked.
+ * it. Operations on the files this returns are checked too; only {@code tableIoMode} and closing a
+ * {@link ReadableFile} pass through unchecked. A rule may also be limited to the threads whose name
+ * matches, so a test can fail the n-th call of one engine thread (flush, compaction, scheduler) whatever
+ * the others do in between.
+ *
+ * <p>With {@link #trace} on, every checked call is recorded as a {@link Call} (operation, file name,
+ * thread), and every failed one is kept in {@link #injectedCalls()}: tests can count the calls a
+ * workload makes, then fail each one in turn.
  *
  * <p>Thread safety: safe for concurrent use; rule state is guarded by this instance's monitor.
  */
@@ -45,7 +53,24 @@ public final class FaultInjectingFileSystem implements FileSystem {
         RENAME,
         DELETE,
         /** {@code syncDirectory}, matched on the directory's name. */
-        SYNC_DIR
+        SYNC_DIR,
+        /** {@code openTable}. */
+        OPEN,
+        /** {@code list}, matched on the directory's name. */
+        LIST,
+        /** {@code createDirectories}, matched on the directory's name. */
+        MKDIR,
+        /** {@code lock}, matched on the lock file's name. */
+        LOCK,
+        /** {@code size}. */
+        SIZE,
+        /** {@link WritableFile#close}: the file is closed, then the call fails (as close(2) reports a late write error). */
+        CLOSE,
+        /**
+         * {@code exists}: a firing fault throws {@link EngineIOException}, as {@link DefaultFileSystem#exists}
+         * does when a file's existence cannot be told (whatever the fault's kind).
+         */
+        EXISTS
     }
 
     /** What a firing fault does. */
@@ -65,13 +90,15 @@ public final class FaultInjectingFileSystem implements FileSystem {
     public static final class Fault {
         private final Set<Op> ops;
         private final Pattern name;
+        private final Pattern thread;
         private final int after;
         private final int times;
         private final Kind kind;
 
-        private Fault(Set<Op> ops, Pattern name, int after, int times, Kind kind) {
+        private Fault(Set<Op> ops, Pattern name, Pattern thread, int after, int times, Kind kind) {
             this.ops = ops;
             this.name = name;
+            this.thread = thread;
             this.after = after;
             this.times = times;
             this.kind = kind;
@@ -81,12 +108,17 @@ public final class FaultInjectingFileSystem implements FileSystem {
             if (ops.length == 0) {
                 throw new IllegalArgumentException("a fault needs at least one operation");
             }
-            return new Fault(EnumSet.copyOf(Arrays.asList(ops)), null, 0, 1, Kind.EIO);
+            return new Fault(EnumSet.copyOf(Arrays.asList(ops)), null, null, 0, 1, Kind.EIO);
         }
 
         /** Restricts the fault to files whose whole file name (not the directory) matches {@code regex}. */
         public Fault pathMatching(String regex) {
-            return new Fault(ops, Pattern.compile(regex), after, times, kind);
+            return new Fault(ops, Pattern.compile(regex), thread, after, times, kind);
+        }
+
+        /** Restricts the fault to calls made by threads whose whole name matches {@code regex}. */
+        public Fault threadMatching(String regex) {
+            return new Fault(ops, name, Pattern.compile(regex), after, times, kind);
         }
 
         /** Lets the first {@code n} matching operations succeed. */
@@ -94,7 +126,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
             if (n < 0) {
                 throw new IllegalArgumentException("after must be >= 0: " + n);
             }
-            return new Fault(ops, name, n, times, kind);
+            return new Fault(ops, name, thread, n, times, kind);
         }
 
         /** Fails {@code k} matching operations, then lets all pass; {@link Integer#MAX_VALUE} is forever. */
@@ -102,7 +134,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
             if (k < 1) {
                 throw new IllegalArgumentException("times must be >= 1: " + k);
             }
-            return new Fault(ops, name, after, k, kind);
+            return new Fault(ops, name, thread, after, k, kind);
         }
 
         public Fault error(Kind k) {
@@ -110,24 +142,27 @@ public final class FaultInjectingFileSystem implements FileSystem {
             if (k == Kind.TORN && !EnumSet.of(Op.APPEND).containsAll(ops)) {
                 throw new IllegalArgumentException("TORN applies to APPEND only, not " + ops);
             }
-            return new Fault(ops, name, after, times, k);
+            return new Fault(ops, name, thread, after, times, k);
         }
 
-        boolean matches(Op op, Path path) {
-            if (!ops.contains(op)) {
-                return false;
-            }
-            if (name == null) {
-                return true;
-            }
-            Path fileName = path.getFileName();
-            return name.matcher(fileName == null ? "" : fileName.toString()).matches();
+        boolean matches(Op op, String fileName, String threadName) {
+            return ops.contains(op) && (name == null || name.matcher(fileName).matches())
+                    && (thread == null || thread.matcher(threadName).matches());
         }
 
         @Override
         public String toString() {
-            return "Fault" + ops + (name == null ? "" : " on /" + name + "/") + " after " + after + " times " + times
+            return "Fault" + ops + (name == null ? "" : " on /" + name + "/")
+                    + (thread == null ? "" : " in threads /" + thread + "/") + " after " + after + " times " + times
                     + " " + kind;
+        }
+    }
+
+    /** One checked call: its operation, the file (or directory) name and the calling thread's name. */
+    public record Call(Op op, String file, String thread) {
+        @Override
+        public String toString() {
+            return op + " " + file + " [" + thread + "]";
         }
     }
 
@@ -146,6 +181,12 @@ public final class FaultInjectingFileSystem implements FileSystem {
     private final List<Rule> rules = new ArrayList<>();
     /** Operations seen, by kind and file name, so tests can also observe what the engine did. */
     private final Map<Op, Map<String, Long>> seen = new EnumMap<>(Op.class);
+    private final List<Call> injectedCalls = new ArrayList<>();
+    private final Map<AutoCloseable, String> openFiles = new IdentityHashMap<>();
+    private List<Call> trace;
+    private boolean paused;
+    private Consumer<Call> listener;
+    private Consumer<Call> changeListener;
     private long injected;
 
     public FaultInjectingFileSystem(FileSystem delegate) {
@@ -160,6 +201,53 @@ public final class FaultInjectingFileSystem implements FileSystem {
     /** Removes every rule; the {@link #injected()} count is kept. */
     public synchronized void clear() {
         rules.clear();
+    }
+
+    /**
+     * While paused ({@code true}) calls pass through unchecked, uncounted, unrecorded and unheard: for a
+     * test's own housekeeping (closing an engine whose disk is about to be replaced by a crash image).
+     */
+    public synchronized void pause(boolean on) {
+        paused = on;
+    }
+
+    /** Starts recording every checked call ({@code true}, clearing what was recorded) or stops it. */
+    public synchronized void trace(boolean on) {
+        trace = on ? new ArrayList<>() : null;
+    }
+
+    /** The calls recorded since {@code trace(true)}, in the order they were made. */
+    public synchronized List<Call> calls() {
+        return trace == null ? List.of() : List.copyOf(trace);
+    }
+
+    /**
+     * Calls {@code l} on the failing thread each time a fault fires, just before the call throws (a
+     * test can take a crash image of the moment of the error).
+     */
+    public synchronized void onInject(Consumer<Call> l) {
+        listener = l;
+    }
+
+    /** Calls {@code l} on the calling thread after each delete or rename that went through. */
+    public synchronized void onDirectoryChange(Consumer<Call> l) {
+        changeListener = l;
+    }
+
+    private void changed(Op op, Path path) {
+        Consumer<Call> l;
+        synchronized (this) {
+            l = paused ? null : changeListener;
+        }
+        if (l != null) {
+            Path name = path.getFileName();
+            l.accept(new Call(op, name == null ? "" : name.toString(), Thread.currentThread().getName()));
+        }
+    }
+
+    /** Every call failed so far, in order. */
+    public synchronized List<Call> injectedCalls() {
+        return List.copyOf(injectedCalls);
     }
 
     /** How many operations have been failed so far. */
@@ -180,16 +268,25 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
     /** The kind of failure {@code op} on {@code path} must suffer now, or null to let it run. */
     private synchronized Kind fire(Op op, Path path) {
+        if (paused) {
+            return null;
+        }
         Path name = path.getFileName();
-        seen.computeIfAbsent(op, o -> new HashMap<>()).merge(name == null ? "" : name.toString(), 1L, Long::sum);
+        String file = name == null ? "" : name.toString();
+        String thread = Thread.currentThread().getName();
+        seen.computeIfAbsent(op, o -> new HashMap<>()).merge(file, 1L, Long::sum);
+        if (trace != null) {
+            trace.add(new Call(op, file, thread));
+        }
         for (Rule r : rules) {
-            if (!r.fault.matches(op, path)) {
+            if (!r.fault.matches(op, file, thread)) {
                 continue;
             }
             r.seen++;
             if (r.seen > r.fault.after && r.failed < r.fault.times) {
                 r.failed++;
                 injected++;
+                injectedCalls.add(new Call(op, file, thread));
                 return r.fault.kind;
             }
         }
@@ -203,7 +300,20 @@ public final class FaultInjectingFileSystem implements FileSystem {
         }
     }
 
-    private static IOException failure(Kind kind) {
+    /**
+     * The exception for a fault that fired, after telling the listener: by then a torn append has written
+     * its part and a failing close has closed the file.
+     */
+    private IOException failure(Kind kind) {
+        Consumer<Call> l;
+        Call call;
+        synchronized (this) {
+            l = listener;
+            call = injectedCalls.get(injectedCalls.size() - 1);
+        }
+        if (l != null) {
+            l.accept(call);
+        }
         return new IOException(kind == Kind.ENOSPC ? "No space left on device (injected)"
                 : "Input/output error (injected)");
     }
@@ -211,18 +321,39 @@ public final class FaultInjectingFileSystem implements FileSystem {
     @Override
     public WritableFile createTable(Path path) throws IOException {
         check(Op.CREATE, path);
-        return new FaultyWritableFile(path, delegate.createTable(path));
+        return opened(new FaultyWritableFile(path, delegate.createTable(path)), path);
     }
 
     @Override
     public WritableFile createLog(Path path) throws IOException {
         check(Op.CREATE, path);
-        return new FaultyWritableFile(path, delegate.createLog(path));
+        return opened(new FaultyWritableFile(path, delegate.createLog(path)), path);
     }
 
     @Override
     public ReadableFile openTable(Path path) throws IOException {
-        return new FaultyReadableFile(path, delegate.openTable(path));
+        check(Op.OPEN, path);
+        return opened(new FaultyReadableFile(path, delegate.openTable(path)), path);
+    }
+
+    private synchronized <T extends AutoCloseable> T opened(T file, Path path) {
+        Path name = path.getFileName();
+        openFiles.put(file, name == null ? "" : name.toString());
+        return file;
+    }
+
+    private synchronized void closed(AutoCloseable file) {
+        openFiles.remove(file);
+    }
+
+    /**
+     * Names of the files opened or created through this file system and not closed yet (a file that is
+     * still open after its engine closed is a leaked handle).
+     */
+    public synchronized List<String> openFiles() {
+        List<String> out = new ArrayList<>(openFiles.values());
+        out.sort(null);
+        return out;
     }
 
     @Override
@@ -233,21 +364,29 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
     @Override
     public boolean exists(Path path) {
+        Kind kind = fire(Op.EXISTS, path);
+        if (kind != null) {
+            IOException e = failure(kind);
+            throw new EngineIOException("cannot tell whether " + path + " exists: " + e, e);
+        }
         return delegate.exists(path);
     }
 
     @Override
     public long size(Path path) throws IOException {
+        check(Op.SIZE, path);
         return delegate.size(path);
     }
 
     @Override
     public List<String> list(Path dir) throws IOException {
+        check(Op.LIST, dir);
         return delegate.list(dir);
     }
 
     @Override
     public void createDirectories(Path dir) throws IOException {
+        check(Op.MKDIR, dir);
         delegate.createDirectories(dir);
     }
 
@@ -255,12 +394,14 @@ public final class FaultInjectingFileSystem implements FileSystem {
     public void delete(Path path) throws IOException {
         check(Op.DELETE, path);
         delegate.delete(path);
+        changed(Op.DELETE, path);
     }
 
     @Override
     public void rename(Path source, Path target) throws IOException {
         check(Op.RENAME, source);
         delegate.rename(source, target);
+        changed(Op.RENAME, source);
     }
 
     @Override
@@ -271,6 +412,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
     @Override
     public Closeable lock(Path lockFile) throws IOException {
+        check(Op.LOCK, lockFile);
         return delegate.lock(lockFile);
     }
 
@@ -319,7 +461,12 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
         @Override
         public void close() throws IOException {
+            Kind kind = fire(Op.CLOSE, path);
             file.close();
+            closed(this);
+            if (kind != null) {
+                throw failure(kind);
+            }
         }
     }
 
@@ -346,6 +493,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
         @Override
         public void close() throws IOException {
             file.close();
+            closed(this);
         }
     }
 }
