@@ -216,9 +216,11 @@ public final class VersionSet implements AutoCloseable {
         long number = nextFileNumber++;
         Path path = FileNames.manifest(dir, number);
         Path tmp = dir.resolve(FileNames.CURRENT + FileNames.TEMP_SUFFIX);
+        WritableFile file = null;
         LogWriter w = null;
         try {
-            w = new LogWriter(fs.createLog(path), FileHeader.KIND_MANIFEST);
+            file = fs.createLog(path);
+            w = new LogWriter(file, FileHeader.KIND_MANIFEST);
             VersionEdit snap = new VersionEdit().scheme(scheme).logNumber(logNumber).nextFileNumber(nextFileNumber)
                     .lastSequence(lastSequence);
             Version v = current;
@@ -237,8 +239,19 @@ public final class VersionSet implements AutoCloseable {
             writeCurrentTemp(tmp, path.getFileName().toString());
             fs.rename(tmp, dir.resolve(FileNames.CURRENT));
         } catch (IOException | RuntimeException e) {
-            closeQuietly(w);
-            deleteQuietly(path);
+            // The file may not exist (create failed) or have no writer yet (its header append failed).
+            if (w != null) {
+                closeQuietly(w);
+            } else if (file != null) {
+                try {
+                    file.close();
+                } catch (IOException ignored) {
+                    // abandoned and deleted below
+                }
+            }
+            if (file != null) {
+                deleteQuietly(path);
+            }
             throw e;
         }
         LogWriter old = manifest;

@@ -19,7 +19,6 @@ import io.bellows.engine.internal.io.FaultInjectingFileSystem.Kind;
 import io.bellows.engine.internal.io.FaultInjectingFileSystem.Op;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -62,15 +61,12 @@ class FaultPointRegressionTest {
     }
 
     /**
-     * VersionSet.writeNewManifest: when creating the new manifest file or appending its header fails, its
-     * catch block calls closeQuietly(w) with w still null, and the NullPointerException replaces the
-     * IOException, so open (of a new store, or recovery's new manifest) throws a NullPointerException
-     * instead of EngineIOException; when the header append failed the created file is also never closed.
-     * Nothing is lost: the old CURRENT and manifest stay in charge.
+     * VersionSet.writeNewManifest: when creating the new manifest file or appending its header failed, its
+     * catch block called closeQuietly(w) with w still null, and the NullPointerException replaced the
+     * IOException, so open (of a new store, or recovery's new manifest) threw a NullPointerException
+     * instead of EngineIOException; when the header append failed the created file was never closed.
+     * Nothing was lost: the old CURRENT and manifest stayed in charge.
      */
-    @Disabled("bug in VersionSet.writeNewManifest (the lead's file): closeQuietly(w) on a null w when fs.createLog or"
-            + " the LogWriter's header append throws; fix: keep the WritableFile from createLog and close it (or w if"
-            + " made) in the catch, as Wal.create now does")
     @ParameterizedTest
     @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE"})
     void openWhoseNewManifestCannotBeCreatedThrowsEngineIOException(CompactionStyle style) {

@@ -1,7 +1,6 @@
 package io.bellows.engine.internal.faults;
 
 import io.bellows.engine.internal.io.FaultInjectingFileSystem.Call;
-import io.bellows.engine.internal.io.FaultInjectingFileSystem.Op;
 import java.util.List;
 import java.util.function.BiPredicate;
 
@@ -15,17 +14,8 @@ final class KnownBugs {
     /** A known bug: its name (the regression test) and the findings it explains, given the calls failed. */
     record Bug(String name, BiPredicate<List<Call>, Finding> matches) {}
 
-    /*
-     * The NullPointerException's message is not matched: once the JIT has compiled the throwing code it
-     * may throw one without a message (OmitStackTraceInFastThrow).
-     */
-    static final List<Bug> ALL = List.of(
-            new Bug("openWhoseNewManifestCannotBeCreatedThrowsEngineIOException",
-                    (failed, f) -> failed.stream().anyMatch(c -> (c.op() == Op.CREATE || c.op() == Op.APPEND)
-                            && c.file().startsWith("MANIFEST-"))
-                            && (f.kind() == Finding.Kind.UNEXPECTED_EXCEPTION
-                                    && f.detail().startsWith("open threw java.lang.NullPointerException")
-                                    || f.kind() == Finding.Kind.LEAKED_HANDLE && f.detail().matches(".*\\[MANIFEST-\\d+]"))));
+    /* None open: the last one (openWhoseNewManifestCannotBeCreatedThrowsEngineIOException) was fixed. */
+    static final List<Bug> ALL = List.of();
 
     private KnownBugs() {}
 
