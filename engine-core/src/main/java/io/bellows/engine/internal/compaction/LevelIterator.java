@@ -1,11 +1,11 @@
 package io.bellows.engine.internal.compaction;
 
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.internal.iter.ConcatenatingIterator;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -49,7 +49,7 @@ public final class LevelIterator extends ConcatenatingIterator {
         try {
             return tables.iterator(files.get(i), fillCache);
         } catch (IOException e) {
-            throw new UncheckedIOException("reading table " + files.get(i).number, e);
+            throw new EngineIOException("reading table " + files.get(i).number, e);
         }
     }
 }

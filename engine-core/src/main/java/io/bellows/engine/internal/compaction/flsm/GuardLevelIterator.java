@@ -1,12 +1,12 @@
 package io.bellows.engine.internal.compaction.flsm;
 
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.iter.ConcatenatingIterator;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -85,7 +85,7 @@ final class GuardLevelIterator extends ConcatenatingIterator {
         try {
             tables.addIterators(Arrays.asList(files), fillCache, its);
         } catch (IOException e) {
-            throw new UncheckedIOException("reading a table of guard level " + level.level, e);
+            throw new EngineIOException("reading a table of guard level " + level.level, e);
         }
         if (its.size() == 1) {
             return its.get(0);
