@@ -58,8 +58,11 @@ final class OpenConfig {
         m.put("backgroundThreads", Integer.toString(1 + r.nextInt(4)));
         switch (shape.scheme()) {
             case FLSM -> {
+                // The deepest level needs at least 5 hash bits (a guard in 32 keys or fewer). A store keeps
+                // the guards of every open for good, and denser ones grew it to 19,000 live tables of
+                // 1 KiB, more than the 20,000 files the process may open (see docs/stress.md).
                 int dec = r.nextInt(4);
-                m.put("flsm.guardBits", Math.min(62, (shape.numLevels() - 1) * dec + 1 + r.nextInt(10)) + "," + dec);
+                m.put("flsm.guardBits", Math.min(62, (shape.numLevels() - 1) * dec + 5 + r.nextInt(8)) + "," + dec);
                 m.put("flsm.maxTablesPerGuard", Integer.toString(1 + r.nextInt(8)));
                 m.put("flsm.guardMaxBytes", Long.toString(logUniform(r, 64L << 10, 8L << 20)));
                 m.put("flsm.seekCompactionThreshold", Integer.toString(StoreShape.pickInt(r, 0, 1, 10, 100)));
