@@ -124,6 +124,7 @@ final class FaultDriver {
                     findings.add(new Finding(Kind.WRONG_READ, "after an open " + key + " = " + WriteModel.abbreviate(value)
                             + " (history: " + model.describe(key) + ")"));
                 }
+                model.observedAfterCrash(key, value);
             }
         } catch (RuntimeException e) {
             findings.add(new Finding(Kind.UNEXPECTED_EXCEPTION, "reading every key after an open threw " + e));
@@ -170,7 +171,8 @@ final class FaultDriver {
             try {
                 db.close();
             } catch (RuntimeException e) {
-                // the machine is gone; what close did is discarded with it
+                // The machine is gone; what close did is discarded with it, but its files may stay open.
+                abandoned = true;
             } finally {
                 fs.pause(false);
                 db = null;

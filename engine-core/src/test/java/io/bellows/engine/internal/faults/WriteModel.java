@@ -106,6 +106,22 @@ final class WriteModel {
         }
     }
 
+    /**
+     * The store recovered from the crash shows {@code value} for {@code key}: if that is one of the
+     * values the crash allowed, it is now the only one (a later read must not show another of them).
+     */
+    synchronized void observedAfterCrash(String key, String value) {
+        List<Write> writes = history.get(key);
+        if (writes != null && writes.size() == 1 && writes.get(0).outcome == Outcome.RECOVERED
+                && writes.get(0).values.contains(value)) {
+            Set<String> one = new LinkedHashSet<>();
+            one.add(value);
+            Write w = new Write(one);
+            w.outcome = Outcome.RECOVERED;
+            writes.set(0, w);
+        }
+    }
+
     /** Every key ever written, in order. */
     synchronized Set<String> keys() {
         return new TreeSet<>(history.keySet());

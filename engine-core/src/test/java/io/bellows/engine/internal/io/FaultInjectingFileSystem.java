@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  *
  * <p>With {@link #trace} on, every checked call is recorded as a {@link Call} (operation, file name,
  * thread), and every failed one is kept in {@link #injectedCalls()}: tests can count the calls a
- * workload makes, then fail each one in turn.
+ * workload makes, then fail each one in turn. {@link #openFiles()} lists the files not closed yet
+ * (leaked handles).
  *
  * <p>Thread safety: safe for concurrent use; rule state is guarded by this instance's monitor.
  */
