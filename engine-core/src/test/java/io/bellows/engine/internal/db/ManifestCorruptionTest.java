@@ -13,7 +13,6 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FileHeader;
-import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.wal.LogReader;
 import java.io.IOException;
@@ -61,7 +60,7 @@ class ManifestCorruptionTest {
         for (int at = 0; at < original.length; at += at >= lastRecord ? 1 : stride) {
             byte[] damaged = original.clone();
             damaged[at] ^= (byte) (1 << (at % 8));
-            rewrite(fs, manifest, damaged);
+            fs.overwrite(manifest, damaged);
             int offset = at;
             CorruptionException e = assertThrows(CorruptionException.class,
                     () -> EngineImpl.open(DIR, options, fs).close(), () -> "flip at " + offset + " of " + original.length);
@@ -69,7 +68,7 @@ class ManifestCorruptionTest {
             trials++;
         }
         assertTrue(trials > original.length - lastRecord);
-        rewrite(fs, manifest, original);
+        fs.overwrite(manifest, original);
         EngineImpl.open(DIR, options, fs).close();
     }
 
@@ -85,14 +84,14 @@ class ManifestCorruptionTest {
             for (int bit = 0; bit < 8; bit += 3) {
                 byte[] damaged = original.clone();
                 damaged[at] ^= (byte) (1 << bit);
-                rewrite(fs, current, damaged);
+                fs.overwrite(current, damaged);
                 int offset = at;
                 CorruptionException e = assertThrows(CorruptionException.class,
                         () -> EngineImpl.open(DIR, options, fs).close(), () -> "flip at " + offset);
                 assertEquals(current, e.file(), e.getMessage());
             }
         }
-        rewrite(fs, current, original);
+        fs.overwrite(current, original);
         EngineImpl.open(DIR, options, fs).close();
     }
 
@@ -112,7 +111,7 @@ class ManifestCorruptionTest {
         int last = (int) r.lastRecordOffset();
         byte[] torn = Arrays.copyOf(original, original.length + (original.length - last) - 2);
         System.arraycopy(original, last, torn, original.length, original.length - last - 2);
-        rewrite(fs, manifest, torn);
+        fs.overwrite(manifest, torn);
         EngineImpl db = EngineImpl.open(DIR, options, fs);
         try {
             for (int i = 0; i < 3000; i++) {
@@ -166,12 +165,5 @@ class ManifestCorruptionTest {
             }
         }
         throw new AssertionError("no manifest");
-    }
-
-    private static void rewrite(CrashableFileSystem fs, Path path, byte[] contents) throws IOException {
-        try (WritableFile f = fs.createLog(path)) {
-            f.append(contents);
-            f.sync();
-        }
     }
 }

@@ -17,7 +17,6 @@ import io.bellows.engine.WalRecoveryMode;
 import io.bellows.engine.WriteOptions;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FileHeader;
-import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.wal.LogReader;
 import java.io.IOException;
@@ -146,14 +145,7 @@ class WalCorruptionSweepTest {
         }
         for (Map.Entry<String, byte[]> e : pristine.entrySet()) {
             Path path = DIR.resolve(e.getKey());
-            rewrite(fs, path, path.equals(wal) ? walBytes : e.getValue());
-        }
-    }
-
-    private static void rewrite(CrashableFileSystem fs, Path path, byte[] contents) throws IOException {
-        try (WritableFile f = fs.createLog(path)) {
-            f.append(contents);
-            f.sync();
+            fs.overwrite(path, path.equals(wal) ? walBytes : e.getValue());
         }
     }
 }

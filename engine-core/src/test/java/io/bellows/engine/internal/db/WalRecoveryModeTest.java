@@ -18,7 +18,6 @@ import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FileHeader;
-import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.wal.BatchCodec;
 import io.bellows.engine.internal.wal.LogReader;
@@ -77,7 +76,7 @@ class WalRecoveryModeTest {
         byte[] b = fs.readAll(log);
         long offset = recordOffsets(b, log).get(record);
         b[(int) offset + 7 + BatchCodec.HEADER_LENGTH + 2] ^= 0x20;
-        rewrite(fs, log, b);
+        fs.overwrite(log, b);
     }
 
     @Test
@@ -171,7 +170,7 @@ class WalRecoveryModeTest {
         Path log = store(fs, base);
         byte[] b = fs.readAll(log);
         long lastRecord = recordOffsets(b, log).get(KEYS);
-        rewrite(fs, log, Arrays.copyOf(b, b.length - 3));
+        fs.overwrite(log, Arrays.copyOf(b, b.length - 3));
         EngineOptions absolute = base.toBuilder().walRecoveryMode(WalRecoveryMode.ABSOLUTE_CONSISTENCY).build();
         CorruptionException e = assertThrows(CorruptionException.class, () -> EngineImpl.open(DIR, absolute, fs));
         assertEquals(lastRecord, e.offset());
@@ -194,7 +193,7 @@ class WalRecoveryModeTest {
         Path log = store(fs, base);
         byte[] b = fs.readAll(log);
         b[3] ^= 1;
-        rewrite(fs, log, b);
+        fs.overwrite(log, b);
         EngineImpl db = EngineImpl.open(DIR, base, fs);
         try {
             assertNull(db.get(key(5)));
@@ -219,12 +218,5 @@ class WalRecoveryModeTest {
 
     private static long number(Path log) {
         return FileNames.number(log.getFileName().toString(), FileNames.LOG_SUFFIX);
-    }
-
-    private static void rewrite(CrashableFileSystem fs, Path path, byte[] contents) throws IOException {
-        try (WritableFile f = fs.createLog(path)) {
-            f.append(contents);
-            f.sync();
-        }
     }
 }

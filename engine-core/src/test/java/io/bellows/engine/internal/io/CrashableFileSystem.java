@@ -139,6 +139,14 @@ public final class CrashableFileSystem implements FileSystem {
         return after;
     }
 
+    /** Replaces {@code path}'s contents with {@code contents}, durably (tests damage files with it). */
+    public void overwrite(Path path, byte[] contents) throws IOException {
+        try (WritableFile f = createLog(path)) {
+            f.append(contents, 0, contents.length);
+            f.sync();
+        }
+    }
+
     @Override
     public synchronized WritableFile createTable(Path path) throws IOException {
         return create(path);
