@@ -8,6 +8,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TrieOptions;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
@@ -143,6 +144,7 @@ final class BenchFlags {
         EngineOptions d = EngineOptions.defaults();
         FlsmOptions flsm = FlsmOptions.defaults();
         TrieOptions trie = TrieOptions.defaults();
+        PtierOptions ptier = PtierOptions.defaults();
         Map<String, Flag> m = new LinkedHashMap<>();
         add(m, "benchmarks", "LIST", DEFAULT_BENCHMARKS, "comma-separated workloads, run in order",
                 (v, s) -> v.benchmarks = Workload.parseList(s));
@@ -255,6 +257,16 @@ final class BenchFlags {
         addScheme(m, CompactionStyle.FLSM, "flsm_parallel_seeks", "true|false", Boolean.toString(flsm.parallelSeeks()),
                 "FLSM: position a last-level guard's tables on several threads per seek",
                 (v, s) -> v.flsm.parallelSeeks(bool("flsm_parallel_seeks", s)));
+        addScheme(m, CompactionStyle.PTIER, "ptier_prefix_length", "N", Integer.toString(ptier.prefixLength()),
+                "PTIER: leading key bytes that form the prefix output tables are cut at",
+                (v, s) -> engine("ptier_prefix_length", () -> v.ptier.prefixLength((int) longIn("ptier_prefix_length", s, 1, 1024))));
+        addScheme(m, CompactionStyle.PTIER, "ptier_split_threshold", "BYTES", "target_file_size",
+                "PTIER: T_s, the bytes a table holds before a prefix change may cut it",
+                (v, s) -> engine("ptier_split_threshold", () -> v.ptier.splitThreshold(bytesIn("ptier_split_threshold", s))));
+        addScheme(m, CompactionStyle.PTIER, "ptier_intra_merge_reads", "N", "by table size",
+                "PTIER: gets of an overlapped last-level table before its overlaps are merged",
+                (v, s) -> engine("ptier_intra_merge_reads",
+                        () -> v.ptier.intraLevelMergeReads((int) longIn("ptier_intra_merge_reads", s, 1, 1_000_000_000))));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
@@ -454,9 +466,10 @@ final class BenchFlags {
         Path csv;
         boolean help;
         long settleSeconds;
-        /** The scheme options of --flsm_* and --trie_*; the run's scheme takes its own. */
+        /** The scheme options of --flsm_*, --trie_* and --ptier_*; the run's scheme takes its own. */
         final FlsmOptions.Builder flsm = FlsmOptions.builder();
         final TrieOptions.Builder trie = TrieOptions.builder();
+        final PtierOptions.Builder ptier = PtierOptions.builder();
         int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
         int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
         /** The scheme flags given, each with the scheme it belongs to, in order. */
@@ -521,11 +534,12 @@ final class BenchFlags {
                     single, engines, baseline, json, out, progress, sampleMillis);
         }
 
-        /** The options of {@code scheme}: those the scheme flags set for FLSM and LSM_TRIE. */
+        /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE and PTIER. */
         CompactionOptions schemeOptions(CompactionStyle scheme) {
             return switch (scheme) {
                 case FLSM -> flsm.build();
                 case LSM_TRIE -> trie.build();
+                case PTIER -> ptier.build();
                 default -> CompactionOptions.defaults(scheme);
             };
         }

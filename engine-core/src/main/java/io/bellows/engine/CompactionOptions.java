@@ -9,10 +9,9 @@ package io.bellows.engine;
  * Every implementation is immutable, validates each value when it is set, and has a
  * {@code builder()} and a {@code defaults()}.
  *
- * <p>TRIAD and PTierDB options will join the permitted types when those schemes are added to
- * {@link CompactionStyle}.
+ * <p>TRIAD's options will join the permitted types when that scheme is added to {@link CompactionStyle}.
  */
-public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, TrieOptions {
+public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, TrieOptions, PtierOptions {
     /** The scheme these options belong to. */
     CompactionStyle style();
 
@@ -22,6 +21,7 @@ public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, T
             case LEVELED -> LeveledOptions.defaults();
             case FLSM -> FlsmOptions.defaults();
             case LSM_TRIE -> TrieOptions.defaults();
+            case PTIER -> PtierOptions.defaults();
         };
     }
 }

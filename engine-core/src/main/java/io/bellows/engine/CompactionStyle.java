@@ -16,5 +16,11 @@ public enum CompactionStyle {
      * LSM-trie (paper 000): a hash trie of containers holding piles of HTables, fan-out 8. Point
      * operations only: cursors are not supported because no key order is kept on disk.
      */
-    LSM_TRIE
+    LSM_TRIE,
+    /**
+     * PTierDB's adaptive tiering (paper 002): tiered levels whose tables may overlap, output cut at key
+     * prefix changes, tables merged or moved down by the coexisted merge-and-move rules, and read-driven
+     * merges of overlapping tables at the last level.
+     */
+    PTIER
 }

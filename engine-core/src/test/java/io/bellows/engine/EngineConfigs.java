@@ -61,6 +61,8 @@ public final class EngineConfigs {
             b.numLevels(4).compaction(smallFlsm().build());
         } else if (style == CompactionStyle.LSM_TRIE) {
             b.compaction(smallTrie().build());
+        } else if (style == CompactionStyle.PTIER) {
+            b.compaction(smallPtier().build());
         }
         return b;
     }
@@ -81,5 +83,14 @@ public final class EngineConfigs {
      */
     public static TrieOptions.Builder smallTrie() {
         return TrieOptions.builder().tableBuckets(16).depth(3).pileLimits(4, 8, 12);
+    }
+
+    /**
+     * The PTIER options of {@link #small}: one-byte prefixes (a few keys each in the suites' key spaces,
+     * so tables are cut often) and an intra-level merge after 20 reads of an overlapped last-level table,
+     * so the suites' gets trigger it.
+     */
+    public static PtierOptions.Builder smallPtier() {
+        return PtierOptions.builder().prefixLength(1).intraLevelMergeReads(20);
     }
 }

@@ -6,6 +6,7 @@ import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TrieOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -76,6 +77,11 @@ final class OpenConfig {
                 m.put("trie.filterCacheSize", Long.toString(StoreShape.pick(r, 0L, 64L << 10, 4L << 20)));
                 m.put("trie.gcGarbageRatio", String.format(Locale.ROOT, "%.2f", 0.05 + 0.9 * r.nextDouble()));
             }
+            case PTIER -> {
+                m.put("ptier.prefixLength", Integer.toString(StoreShape.pickInt(r, 1, 2, 4, 8, 15)));
+                m.put("ptier.splitThreshold", Long.toString(StoreShape.pick(r, 0L, 64L << 10, 1L << 20)));
+                m.put("ptier.intraLevelMergeReads", Integer.toString(StoreShape.pickInt(r, 0, 1, 10, 100)));
+            }
             default -> {
                 // LEVELED has no options of its own; the level options above tune it.
             }
@@ -135,6 +141,10 @@ final class OpenConfig {
                         .gcGarbageRatio(Double.parseDouble(values.get("trie.gcGarbageRatio")))
                         .build();
             }
+            case PTIER -> PtierOptions.builder().prefixLength(i("ptier.prefixLength"))
+                    .splitThreshold(l("ptier.splitThreshold"))
+                    .intraLevelMergeReads(i("ptier.intraLevelMergeReads"))
+                    .build();
         };
     }
 

@@ -7,6 +7,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TrieOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -50,7 +51,8 @@ final class BellowsSettings {
 
     /** Key prefixes of the options of one compaction scheme, with that scheme. */
     private static final Map<String, CompactionStyle> SCHEME_PREFIXES =
-            Map.of("bellows.flsm_", CompactionStyle.FLSM, "bellows.trie_", CompactionStyle.LSM_TRIE);
+            Map.of("bellows.flsm_", CompactionStyle.FLSM, "bellows.trie_", CompactionStyle.LSM_TRIE, "bellows.ptier_",
+                    CompactionStyle.PTIER);
 
     /** The keys other than {@link #DIR}, {@link #DURABILITY} and the grouped ones, each with its builder call. */
     private static final Map<String, Option> OPTIONS = new TreeMap<>();
@@ -58,6 +60,8 @@ final class BellowsSettings {
     private static final Map<String, SchemeOption<FlsmOptions.Builder>> FLSM_OPTIONS = new TreeMap<>();
     /** The LSM_TRIE keys other than the grouped pile limits, each with its {@link TrieOptions.Builder} call. */
     private static final Map<String, SchemeOption<TrieOptions.Builder>> TRIE_OPTIONS = new TreeMap<>();
+    /** The PTIER keys, each with its {@link PtierOptions.Builder} call. */
+    private static final Map<String, SchemeOption<PtierOptions.Builder>> PTIER_OPTIONS = new TreeMap<>();
 
     static {
         OPTIONS.put(COMPACTION, (b, k, v) -> b.compaction(parseEnum(k, v, CompactionStyle.class)));
@@ -95,6 +99,9 @@ final class BellowsSettings {
         TRIE_OPTIONS.put("bellows.trie_filter_cache_size", (b, k, v) -> b.filterCacheSize(parseBytes(k, v)));
         TRIE_OPTIONS.put("bellows.trie_gc_garbage_ratio", (b, k, v) -> b.gcGarbageRatio(parseDouble(k, v)));
         TRIE_OPTIONS.put("bellows.trie_hash_seed", (b, k, v) -> b.hashSeed(parseLong(k, v)));
+        PTIER_OPTIONS.put("bellows.ptier_prefix_length", (b, k, v) -> b.prefixLength(parseInt(k, v)));
+        PTIER_OPTIONS.put("bellows.ptier_split_threshold", (b, k, v) -> b.splitThreshold(parseBytes(k, v)));
+        PTIER_OPTIONS.put("bellows.ptier_intra_merge_reads", (b, k, v) -> b.intraLevelMergeReads(parseInt(k, v)));
     }
 
     private final Path dir;
@@ -115,6 +122,7 @@ final class BellowsSettings {
         TreeSet<String> keys = new TreeSet<>(OPTIONS.keySet());
         keys.addAll(FLSM_OPTIONS.keySet());
         keys.addAll(TRIE_OPTIONS.keySet());
+        keys.addAll(PTIER_OPTIONS.keySet());
         keys.add(DIR);
         keys.add(DURABILITY);
         keys.addAll(GROUPED);
@@ -142,6 +150,7 @@ final class BellowsSettings {
         EngineOptions.Builder builder = EngineOptions.builder();
         FlsmOptions.Builder flsm = FlsmOptions.builder();
         TrieOptions.Builder trie = TrieOptions.builder();
+        PtierOptions.Builder ptier = PtierOptions.builder();
         CompactionStyle style = given.containsKey(COMPACTION)
                 ? parseEnum(COMPACTION, given.get(COMPACTION), CompactionStyle.class) : defaults.compaction();
         Durability durability = Durability.ASYNC;
@@ -155,7 +164,8 @@ final class BellowsSettings {
             Option option = OPTIONS.get(key);
             SchemeOption<FlsmOptions.Builder> flsmOption = FLSM_OPTIONS.get(key);
             SchemeOption<TrieOptions.Builder> trieOption = TRIE_OPTIONS.get(key);
-            boolean known = option != null || flsmOption != null || trieOption != null;
+            SchemeOption<PtierOptions.Builder> ptierOption = PTIER_OPTIONS.get(key);
+            boolean known = option != null || flsmOption != null || trieOption != null || ptierOption != null;
             if (!known && !key.equals(DIR) && !GROUPED.contains(key)) {
                 throw new DBException("unknown property " + key + "; the Bellows binding accepts "
                         + String.join(", ", knownKeys()));
@@ -173,6 +183,8 @@ final class BellowsSettings {
                     flsmOption.apply(flsm, key, value);
                 } else if (trieOption != null) {
                     trieOption.apply(trie, key, value);
+                } else if (ptierOption != null) {
+                    ptierOption.apply(ptier, key, value);
                 }
             } catch (IllegalArgumentException limit) {
                 throw new DBException(key + "=" + value + " is out of range: " + limit.getMessage(), limit);
@@ -214,6 +226,7 @@ final class BellowsSettings {
         CompactionOptions schemeOptions = switch (style) {
             case FLSM -> flsm.build();
             case LSM_TRIE -> trie.build();
+            case PTIER -> ptier.build();
             default -> CompactionOptions.defaults(style);
         };
         builder.compaction(schemeOptions);

@@ -8,6 +8,9 @@ import java.util.List;
  * One unit of compaction work chosen by a scheme: input tables (each with its level), the level and
  * placement the output goes to, and the scheme's rules for cutting output tables and for dropping
  * tombstones. The generic {@link CompactionJob} executes it; a trivial move just re-files the input.
+ * A compaction may also move some inputs and merge others ({@link #Compaction(List, List, int,
+ * Splitter, BaseLevelTest, String)}): each merge group is merged into output tables of its own, and
+ * the moved tables are re-filed at the output level beside them.
  */
 public final class Compaction {
     /** A table taken as input, with the level it is removed from. */
@@ -20,6 +23,12 @@ public final class Compaction {
 
         /** Called with the first key of each new output table (which {@link #splitBefore} never sees). */
         default void tableStarted(byte[] firstKey) {}
+
+        /**
+         * Called before each entry is written with an estimate of the input bytes of its merge group not
+         * yet written (this entry's included), for a splitter that weighs what is left (PTierDB's split).
+         */
+        default void inputRemaining(long bytes) {}
     }
 
     /** Whether no table below the output level may hold {@code key}, so a tombstone of it can go. */
@@ -28,6 +37,8 @@ public final class Compaction {
     }
 
     private final List<Input> inputs;
+    private final List<Input> moves;
+    private final List<List<Input>> mergeGroups;
     private final int outputLevel;
     private final boolean trivialMove;
     private final Splitter splitter;
@@ -36,9 +47,32 @@ public final class Compaction {
 
     public Compaction(List<Input> inputs, int outputLevel, boolean trivialMove, Splitter splitter,
             BaseLevelTest baseLevelTest, String reason) {
-        this.inputs = List.copyOf(inputs);
+        this(trivialMove ? inputs : List.of(), trivialMove ? List.of() : List.of(inputs), outputLevel, splitter,
+                baseLevelTest, reason);
+    }
+
+    /**
+     * Moves {@code moves} to {@code outputLevel} as they are and merges each of {@code mergeGroups} into
+     * new tables there, cut by {@code splitter} and never spanning two groups. {@code baseLevelTest}
+     * applies to every group: a scheme with several groups makes it exclude only tables no group's key
+     * may be in.
+     */
+    public Compaction(List<Input> moves, List<List<Input>> mergeGroups, int outputLevel, Splitter splitter,
+            BaseLevelTest baseLevelTest, String reason) {
+        this.moves = List.copyOf(moves);
+        List<List<Input>> groups = new ArrayList<>(mergeGroups.size());
+        List<Input> all = new ArrayList<>(moves);
+        for (List<Input> g : mergeGroups) {
+            if (g.isEmpty()) {
+                throw new IllegalArgumentException("empty merge group");
+            }
+            groups.add(List.copyOf(g));
+            all.addAll(g);
+        }
+        this.mergeGroups = List.copyOf(groups);
+        this.inputs = List.copyOf(all);
+        this.trivialMove = groups.isEmpty();
         this.outputLevel = outputLevel;
-        this.trivialMove = trivialMove;
         this.splitter = splitter;
         this.baseLevelTest = baseLevelTest;
         this.reason = reason;
@@ -56,10 +90,21 @@ public final class Compaction {
         return out;
     }
 
+    /** Inputs re-filed at the output level unchanged (every input of a trivial move). */
+    public List<Input> moves() {
+        return moves;
+    }
+
+    /** Groups of inputs, each merged into output tables of its own; empty for a trivial move. */
+    public List<List<Input>> mergeGroups() {
+        return mergeGroups;
+    }
+
     public int outputLevel() {
         return outputLevel;
     }
 
+    /** Whether nothing is merged: every input is moved. */
     public boolean isTrivialMove() {
         return trivialMove;
     }
@@ -83,9 +128,25 @@ public final class Compaction {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(reason).append(": ");
-        for (Input i : inputs) {
+        if (trivialMove || moves.isEmpty()) {
+            for (Input i : inputs) {
+                sb.append("L").append(i.level()).append('#').append(i.file().number).append(' ');
+            }
+            return sb.append("-> L").append(outputLevel).append(trivialMove ? " (move)" : "").toString();
+        }
+        for (List<Input> g : mergeGroups) {
+            sb.append("merge[");
+            for (Input i : g) {
+                sb.append("L").append(i.level()).append('#').append(i.file().number).append(' ');
+            }
+            sb.setLength(sb.length() - 1);
+            sb.append("] ");
+        }
+        sb.append("move[");
+        for (Input i : moves) {
             sb.append("L").append(i.level()).append('#').append(i.file().number).append(' ');
         }
-        return sb.append("-> L").append(outputLevel).append(trivialMove ? " (move)" : "").toString();
+        sb.setLength(sb.length() - 1);
+        return sb.append("] -> L").append(outputLevel).toString();
     }
 }

@@ -29,19 +29,20 @@ public final class CompactionJob {
         for (Compaction.Input in : c.inputs()) {
             edit.deleteFile(in.level(), in.file().number);
         }
+        for (Compaction.Input in : c.moves()) {
+            edit.addFile(c.outputLevel(), in.file());
+        }
         if (c.isTrivialMove()) {
-            for (Compaction.Input in : c.inputs()) {
-                edit.addFile(c.outputLevel(), in.file());
-            }
             return edit;
         }
-        List<InternalIterator> sources = sources(c, tables);
-        try (MergingIterator it = new MergingIterator(sources)) {
-            VersionPruner pruner = new VersionPruner(snapshots, c.baseLevelTest());
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
-                    outputs.add(it.key(), it.sequence(), it.kind(), it.value());
+        try {
+            boolean first = true;
+            for (List<Compaction.Input> group : c.mergeGroups()) {
+                if (!first) {
+                    outputs.endTable();
                 }
+                first = false;
+                merge(group, c.splitter(), tables, new VersionPruner(snapshots, c.baseLevelTest()), outputs);
             }
             for (FileMeta f : outputs.finish()) {
                 edit.addFile(c.outputLevel(), f);
@@ -54,14 +55,41 @@ public final class CompactionJob {
     }
 
     /**
+     * Merges one group's inputs into {@code outputs}, telling {@code splitter} (if any) before each entry
+     * how much of the group is left, estimated from the entries read so far.
+     */
+    private static void merge(List<Compaction.Input> group, Compaction.Splitter splitter, TableSource tables,
+            VersionPruner pruner, TableSink outputs) throws IOException {
+        long groupBytes = 0;
+        long groupEntries = 0;
+        for (Compaction.Input in : group) {
+            groupBytes += in.file().fileSize;
+            groupEntries += in.file().entries;
+        }
+        long read = 0;
+        try (MergingIterator it = new MergingIterator(sources(group, tables))) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                if (splitter != null && groupEntries > 0) {
+                    splitter.inputRemaining((long) (groupBytes * (1 - (double) Math.min(read, groupEntries) / groupEntries)));
+                }
+                read++;
+                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                    outputs.add(it.key(), it.sequence(), it.kind(), it.value());
+                }
+            }
+        }
+    }
+
+    /**
      * One iterator per L0 table (they overlap) and, per deeper level, one concatenating iterator per
      * run of disjoint tables: one run in a level of disjoint tables, several where a scheme lets the
-     * tables of a level overlap (FLSM guards).
+     * tables of a level overlap (FLSM guards, tiers).
      */
-    private static List<InternalIterator> sources(Compaction c, TableSource tables) throws IOException {
+    private static List<InternalIterator> sources(List<Compaction.Input> inputs, TableSource tables)
+            throws IOException {
         Map<Integer, List<FileMeta>> byLevel = new TreeMap<>();
         List<FileMeta> l0 = new ArrayList<>();
-        for (Compaction.Input in : c.inputs()) {
+        for (Compaction.Input in : inputs) {
             if (in.level() == 0) {
                 l0.add(in.file());
             } else {
@@ -79,7 +107,7 @@ public final class CompactionJob {
     }
 
     /** Splits tables into as few runs of disjoint tables as key order allows (first fit by smallest key). */
-    static List<List<FileMeta>> disjointRuns(List<FileMeta> files) {
+    public static List<List<FileMeta>> disjointRuns(List<FileMeta> files) {
         files.sort(FileMeta::compareSmallest);
         List<List<FileMeta>> runs = new ArrayList<>();
         for (FileMeta f : files) {

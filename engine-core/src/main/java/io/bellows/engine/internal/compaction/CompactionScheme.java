@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -50,6 +51,30 @@ public interface CompactionScheme extends SchemeState {
      * first table with an entry visible at the read sequence decides the answer.
      */
     void candidates(Version v, byte[] key, List<FileMeta> out);
+
+    /**
+     * The tables that may hold {@code key} as groups, for a scheme whose levels hold overlapping tables
+     * with interleaved sequences (tiers): appends the tables to {@code out} in probe order and, to
+     * {@code groupEnds}, the end index in {@code out} of each group. A get probes every table of a group
+     * and keeps the entry with the highest sequence; the first group with an entry decides, so every
+     * version of the key in an earlier group is newer than any in a later one. Default: each of
+     * {@link #candidates} is a group of its own.
+     */
+    default void candidateGroups(Version v, byte[] key, List<FileMeta> out, IntArrayList groupEnds) {
+        candidates(v, key, out);
+        for (int i = 1; i <= out.size(); i++) {
+            groupEnds.add(i);
+        }
+    }
+
+    /**
+     * A get probed {@code table} of {@code v}. Returns true when the reads make a compaction due
+     * (read-triggered compaction), so the engine schedules one; should return true once per such
+     * event, not on every later read. Called on the reader's thread without locks: must be cheap.
+     */
+    default boolean onTableRead(Version v, FileMeta table) {
+        return false;
+    }
 
     /** Iterators that together cover every table of {@code v}, for a merged cursor. */
     List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) throws IOException;
@@ -116,18 +141,43 @@ public interface CompactionScheme extends SchemeState {
 
     /**
      * Looks {@code key} up in the tables of {@code v} at {@code seq}: true with {@code out} set to the
-     * newest entry visible there, false if no table holds one. Default: probes {@link #candidates} in
-     * order, counting each probe in {@code counters.tablesProbed}.
+     * newest entry visible there, false if no table holds one. Default: probes the
+     * {@link #candidateGroups} in order, counting each probe in {@code counters.tablesProbed} and
+     * reporting each to {@link #onTableRead}, which sets {@link Lookup#compactionDue} when it asks for a
+     * compaction.
      */
     default boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
             EngineCounters counters) throws IOException {
         List<FileMeta> candidates = new ArrayList<>(4);
-        candidates(v, key, candidates);
-        for (FileMeta f : candidates) {
-            counters.tablesProbed.increment();
-            if (tables.get(f, key, seq, fillCache, out)) {
+        IntArrayList groupEnds = new IntArrayList(4);
+        candidateGroups(v, key, candidates, groupEnds);
+        Lookup probe = null;
+        int start = 0;
+        for (int g = 0; g < groupEnds.size(); g++) {
+            int end = groupEnds.get(g);
+            boolean found = false;
+            for (int i = start; i < end; i++) {
+                FileMeta f = candidates.get(i);
+                counters.tablesProbed.increment();
+                if (onTableRead(v, f)) {
+                    out.compactionDue = true;
+                }
+                if (end - start == 1) {
+                    found = tables.get(f, key, seq, fillCache, out);
+                } else {
+                    if (probe == null) {
+                        probe = new Lookup();
+                    }
+                    if (tables.get(f, key, seq, fillCache, probe) && (!found || probe.sequence > out.sequence)) {
+                        out.set(probe.sequence, probe.kind, probe.value);
+                        found = true;
+                    }
+                }
+            }
+            if (found) {
                 return true;
             }
+            start = end;
         }
         return false;
     }

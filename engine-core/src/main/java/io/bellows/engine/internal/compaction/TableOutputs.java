@@ -88,6 +88,13 @@ public final class TableOutputs implements TableSink {
                 p.largestSeq(), p.entries(), maxSeq));
     }
 
+    @Override
+    public void endTable() throws IOException {
+        if (builder != null) {
+            finishCurrent();
+        }
+    }
+
     /** Finishes the last table and makes every new table durable (including its directory entry). */
     @Override
     public List<FileMeta> finish() throws IOException {

@@ -12,6 +12,14 @@ import java.util.List;
 public interface TableSink {
     void add(byte[] key, long seq, int kind, byte[] value) throws IOException;
 
+    /**
+     * Finishes the table being written, if any, so the next entry starts a new one (a compaction of
+     * several merge groups calls it between groups). A sink that cannot cut on demand refuses.
+     */
+    default void endTable() throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot end a table on demand");
+    }
+
     /** Finishes every table and makes them durable (including their directory entries). */
     List<FileMeta> finish() throws IOException;
 

@@ -69,10 +69,11 @@ final class ReadPath {
             if (view.get(key, seq, lk)) {
                 return lk.kind == InternalKeys.KIND_PUT ? lk : null;
             }
-            if (ctx.scheme.get(v, key, seq, ctx.tables, ro.fillCache(), lk, ctx.counters)) {
-                return lk.kind == InternalKeys.KIND_PUT ? lk : null;
+            boolean found = ctx.scheme.get(v, key, seq, ctx.tables, ro.fillCache(), lk, ctx.counters);
+            if (lk.compactionDue) {
+                compactions.scheduleLocked();
             }
-            return null;
+            return found && lk.kind == InternalKeys.KIND_PUT ? lk : null;
         } catch (IOException e) {
             throw IoErrors.wrap("get failed", e);
         } finally {

@@ -12,6 +12,11 @@ public final class Lookup {
     public int kind;
     /** The value of a PUT; null for a DELETE. Never modified after being set. */
     public byte[] value;
+    /**
+     * Set by a table probe whose reads make a compaction due (read-triggered compaction), so the read
+     * path schedules one; not part of the outcome.
+     */
+    public boolean compactionDue;
 
     public void set(long sequence, int kind, byte[] value) {
         this.sequence = sequence;
