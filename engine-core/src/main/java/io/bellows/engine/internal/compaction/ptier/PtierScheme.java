@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>merge and move: when L<sub>i</sub> (0 &lt; i &lt; k-1) holds more than its target bytes, all of
  *       its tables go to L<sub>i+1</sub>, merged or moved as {@link MergeMovePlanner} decides;
  *   <li>intra-level merge: when a table of the last level that overlaps others has been probed by as
- *       many gets as its read budget allows, the tables overlapping it are merged into new tables there.
+ *       many gets as its read budget allows, the tables overlapping it are merged into new tables there;
+ *       and (Bellows' addition) when {@code levelSizeMultiplier} tables there hold one key.
  * </ul>
  * Whole levels move down, so every version of a key in L<sub>i</sub> is newer than any in
  * L<sub>i+1</sub>; within a level, tables moved side by side may hold interleaved sequences, so a get
@@ -49,6 +50,7 @@ public final class PtierScheme implements CompactionScheme {
     private final int multiplier;
     private final long splitThreshold;
     private final int readsOption;
+    private final int lastLevelRuns;
     private final Prefixes prefixes;
     private final MergeMovePlanner planner;
     /** Last-level tables whose read budget ran out, oldest first; touched by readers and by pick. */
@@ -66,6 +68,7 @@ public final class PtierScheme implements CompactionScheme {
         multiplier = o.levelSizeMultiplier();
         splitThreshold = p.splitThreshold() != 0 ? p.splitThreshold() : o.targetFileSize();
         readsOption = p.intraLevelMergeReads();
+        lastLevelRuns = multiplier;
         prefixes = new Prefixes(p);
         planner = new MergeMovePlanner(prefixes);
     }
@@ -168,7 +171,32 @@ public final class PtierScheme implements CompactionScheme {
         if (best > 0) {
             return mergeAndMove(v, best, v.files(best), "L" + best + " over target");
         }
-        return pickReadTriggered(v, busy);
+        Compaction c = pickReadTriggered(v, busy);
+        return c != null ? c : pickDeepest(v, busy);
+    }
+
+    /**
+     * The space trigger: when {@code levelSizeMultiplier} last-level tables hold one key, those tables
+     * are merged in place. The paper triggers intra-level merges by reads only; a store that is written
+     * and never read would then keep every version that reached the last level, so Bellows bounds the
+     * sorted runs there as tiering does (each push from the level above adds at most one run, about a
+     * multiplier-th of the data, so space amplification stays near 2).
+     */
+    private Compaction pickDeepest(Version v, Set<Long> busy) {
+        TierIndex index = tiers(v);
+        if (index.lastLevelDepth() < lastLevelRuns) {
+            return null;
+        }
+        int last = numLevels - 1;
+        List<FileMeta> deepest = v.overlapping(last, index.deepestKey(), index.deepestKey());
+        if (anyBusy(deepest, busy)) {
+            return null;
+        }
+        List<Compaction.Input> group = new ArrayList<>();
+        for (FileMeta f : sortedBySmallest(deepest)) {
+            group.add(new Compaction.Input(last, f));
+        }
+        return compaction(v, last, List.of(), List.of(group), last, deepest.size() + " runs at the last level");
     }
 
     private static boolean anyBusy(List<FileMeta> files, Set<Long> busy) {

@@ -8,20 +8,25 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * PTIER's read-side index of one version: per level of overlapping tables (sorted by smallest key), the
  * running maximum of their largest keys, so that the tables holding a key are found by one binary
  * search and a backward scan that stops as soon as no earlier table can reach the key; the level's
- * runs of disjoint tables for cursors; and the read budgets of the last level's tables that overlap
- * another (the intra-level merge trigger). Immutable once built, except the budgets' counters.
+ * runs of disjoint tables for cursors; the read budgets of the last level's tables that overlap
+ * another (the read-triggered intra-level merge) and the key most of its tables hold (the space
+ * trigger). Immutable once built, except the budgets' counters.
  */
 final class TierIndex {
     private final FileMeta[][] files;
     private final byte[][][] reach;
     private final List<List<List<FileMeta>>> runs;
     private final Map<FileMeta, AtomicInteger> readBudgets;
+    /** The most last-level tables holding one key, and the smallest such key (null if the level is empty). */
+    private int lastLevelDepth;
+    private byte[] deepestKey;
 
     TierIndex(Version v, Map<FileMeta, AtomicInteger> readBudgets) {
         int n = v.numLevels();
@@ -41,6 +46,32 @@ final class TierIndex {
             runs.add(level == 0 ? List.of() : CompactionJob.disjointRuns(new ArrayList<>(l)));
         }
         this.readBudgets = readBudgets;
+        findDeepestKey(v.files(n - 1));
+    }
+
+    /** A sweep over the last level's tables by smallest key, keeping the largest keys of those still open. */
+    private void findDeepestKey(List<FileMeta> last) {
+        PriorityQueue<byte[]> open = new PriorityQueue<>(Bytes.COMPARATOR);
+        for (FileMeta f : last) {
+            while (!open.isEmpty() && Bytes.compare(open.peek(), f.smallestKey) < 0) {
+                open.poll();
+            }
+            open.add(f.largestKey);
+            if (open.size() > lastLevelDepth) {
+                lastLevelDepth = open.size();
+                deepestKey = f.smallestKey;
+            }
+        }
+    }
+
+    /** The most tables of the last level that hold one key (its sorted runs at that key). */
+    int lastLevelDepth() {
+        return lastLevelDepth;
+    }
+
+    /** A key held by {@link #lastLevelDepth()} tables of the last level, or null. */
+    byte[] deepestKey() {
+        return deepestKey;
     }
 
     /**
