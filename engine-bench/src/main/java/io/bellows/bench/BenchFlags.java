@@ -259,7 +259,8 @@ final class BenchFlags {
                 (v, s) -> v.flsm.parallelSeeks(bool("flsm_parallel_seeks", s)));
         addScheme(m, CompactionStyle.PTIER, "ptier_prefix_length", "N", Integer.toString(ptier.prefixLength()),
                 "PTIER: leading key bytes that form the prefix output tables are cut at",
-                (v, s) -> engine("ptier_prefix_length", () -> v.ptier.prefixLength((int) longIn("ptier_prefix_length", s, 1, 1024))));
+                (v, s) -> engine("ptier_prefix_length",
+                        () -> v.ptier.prefixLength((int) longIn("ptier_prefix_length", s, 1, 1024))));
         addScheme(m, CompactionStyle.PTIER, "ptier_split_threshold", "BYTES", "target_file_size",
                 "PTIER: T_s, the bytes a table holds before a prefix change may cut it",
                 (v, s) -> engine("ptier_split_threshold", () -> v.ptier.splitThreshold(bytesIn("ptier_split_threshold", s))));
