@@ -47,8 +47,8 @@ public final class Compaction {
 
     public Compaction(List<Input> inputs, int outputLevel, boolean trivialMove, Splitter splitter,
             BaseLevelTest baseLevelTest, String reason) {
-        this(trivialMove ? inputs : List.of(), trivialMove ? List.of() : List.of(inputs), outputLevel, splitter,
-                baseLevelTest, reason);
+        this(trivialMove ? inputs : List.of(), trivialMove || inputs.isEmpty() ? List.of() : List.of(inputs),
+                outputLevel, splitter, baseLevelTest, reason);
     }
 
     /**

@@ -31,9 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       L1, the output cut by {@link PrefixSplitter}; L1's tables are not rewritten;
  *   <li>merge and move: when L<sub>i</sub> (0 &lt; i &lt; k-1) holds more than its target bytes, all of
  *       its tables go to L<sub>i+1</sub>, merged or moved as {@link MergeMovePlanner} decides;
- *   <li>intra-level merge: when a table of the last level that overlaps others has been probed by as
- *       many gets as its read budget allows, the tables overlapping it are merged into new tables there;
- *       and (Bellows' addition) when {@code levelSizeMultiplier} tables there hold one key.
+ *   <li>intra-level merge: when a table of the largest level (the deepest holding tables, the paper's
+ *       L<sub>k-1</sub>) that overlaps others has been probed by as many gets as its read budget
+ *       allows, the tables overlapping it are merged into new tables there; and (Bellows' addition)
+ *       when {@code levelSizeMultiplier} tables there hold one key.
  * </ul>
  * Whole levels move down, so every version of a key in L<sub>i</sub> is newer than any in
  * L<sub>i+1</sub>; within a level, tables moved side by side may hold interleaved sequences, so a get
@@ -55,7 +56,7 @@ public final class PtierScheme implements CompactionScheme {
     private final MergeMovePlanner planner;
     /** Last-level tables whose read budget ran out, oldest first; touched by readers and by pick. */
     private final ConcurrentLinkedQueue<Long> readTriggered = new ConcurrentLinkedQueue<>();
-    /** Budgets of the current last level by file number; only {@link #index} (one at a time) uses it. */
+    /** Budgets of the current largest level by file number; only {@link #index} (one at a time) uses it. */
     private Map<Long, AtomicInteger> budgetsByNumber = new HashMap<>();
 
     public PtierScheme(EngineOptions o) {
@@ -176,18 +177,18 @@ public final class PtierScheme implements CompactionScheme {
     }
 
     /**
-     * The space trigger: when {@code levelSizeMultiplier} last-level tables hold one key, those tables
-     * are merged in place. The paper triggers intra-level merges by reads only; a store that is written
-     * and never read would then keep every version that reached the last level, so Bellows bounds the
+     * The space trigger: when {@code levelSizeMultiplier} tables of the largest level hold one key, those
+     * tables are merged in place. The paper triggers intra-level merges by reads only; a store that is
+     * written and never read would then keep every version that reached that level, so Bellows bounds the
      * sorted runs there as tiering does (each push from the level above adds at most one run, about a
      * multiplier-th of the data, so space amplification stays near 2).
      */
     private Compaction pickDeepest(Version v, Set<Long> busy) {
         TierIndex index = tiers(v);
-        if (index.lastLevelDepth() < lastLevelRuns) {
+        if (index.largestLevelDepth() < lastLevelRuns) {
             return null;
         }
-        int last = numLevels - 1;
+        int last = index.largestLevel();
         List<FileMeta> deepest = v.overlapping(last, index.deepestKey(), index.deepestKey());
         if (anyBusy(deepest, busy)) {
             return null;
@@ -196,7 +197,7 @@ public final class PtierScheme implements CompactionScheme {
         for (FileMeta f : sortedBySmallest(deepest)) {
             group.add(new Compaction.Input(last, f));
         }
-        return compaction(v, last, List.of(), List.of(group), last, deepest.size() + " runs at the last level");
+        return compaction(v, last, List.of(), List.of(group), last, deepest.size() + " runs at L" + last);
     }
 
     private static boolean anyBusy(List<FileMeta> files, Set<Long> busy) {
@@ -235,9 +236,13 @@ public final class PtierScheme implements CompactionScheme {
         return compaction(v, level, moves, groups, level + 1, reason);
     }
 
-    /** The oldest read-triggered target still in the last level, merged with the tables overlapping it. */
+    /** The oldest read-triggered target still in the largest level, merged with the tables overlapping it. */
     private Compaction pickReadTriggered(Version v, Set<Long> busy) {
-        int last = numLevels - 1;
+        int last = tiers(v).largestLevel();
+        if (last < 1) {
+            readTriggered.clear();
+            return null;
+        }
         for (Long number : readTriggered) {
             FileMeta target = null;
             for (FileMeta f : v.files(last)) {
@@ -268,7 +273,7 @@ public final class PtierScheme implements CompactionScheme {
     /**
      * compactRange at {@code level}: the tables meeting {@code [from, to]} and every table chained to
      * them by overlap (so no key's versions in the level are split between pushed and kept tables). L0
-     * is merged into L1, the middle levels follow merge and move, the last level is merged in place.
+     * is merged into L1, the middle levels follow merge and move, the last configured level is merged in place.
      */
     @Override
     public Compaction pickManual(Version v, int level, byte[] from, byte[] to) {

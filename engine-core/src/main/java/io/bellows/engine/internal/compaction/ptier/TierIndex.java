@@ -15,17 +15,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * PTIER's read-side index of one version: per level of overlapping tables (sorted by smallest key), the
  * running maximum of their largest keys, so that the tables holding a key are found by one binary
  * search and a backward scan that stops as soon as no earlier table can reach the key; the level's
- * runs of disjoint tables for cursors; the read budgets of the last level's tables that overlap
+ * runs of disjoint tables for cursors; the read budgets of the largest level's tables that overlap
  * another (the read-triggered intra-level merge) and the key most of its tables hold (the space
- * trigger). Immutable once built, except the budgets' counters.
+ * trigger); the largest level is the deepest one holding tables. Immutable once built, except the budgets' counters.
  */
 final class TierIndex {
     private final FileMeta[][] files;
     private final byte[][][] reach;
     private final List<List<List<FileMeta>>> runs;
     private final Map<FileMeta, AtomicInteger> readBudgets;
-    /** The most last-level tables holding one key, and the smallest such key (null if the level is empty). */
-    private int lastLevelDepth;
+    /** The deepest level below L0 that holds tables (the paper's largest level), or -1. */
+    private final int largestLevel;
+    /** The most tables of the largest level holding one key, and the smallest such key (null if none). */
+    private int largestLevelDepth;
     private byte[] deepestKey;
 
     TierIndex(Version v, Map<FileMeta, AtomicInteger> readBudgets) {
@@ -46,10 +48,31 @@ final class TierIndex {
             runs.add(level == 0 ? List.of() : CompactionJob.disjointRuns(new ArrayList<>(l)));
         }
         this.readBudgets = readBudgets;
-        findDeepestKey(v.files(n - 1));
+        largestLevel = largestLevel(v);
+        if (largestLevel > 0) {
+            findDeepestKey(v.files(largestLevel));
+        }
     }
 
-    /** A sweep over the last level's tables by smallest key, keeping the largest keys of those still open. */
+    /**
+     * The paper's L<sub>k-1</sub>, "the largest level", where most lookups end: the deepest level below L0
+     * holding tables, or -1. Until a store has grown into its last configured level this is a middle
+     * level, and read-triggered and space-triggered merges apply there.
+     */
+    static int largestLevel(Version v) {
+        for (int level = v.numLevels() - 1; level >= 1; level--) {
+            if (!v.files(level).isEmpty()) {
+                return level;
+            }
+        }
+        return -1;
+    }
+
+    int largestLevel() {
+        return largestLevel;
+    }
+
+    /** A sweep over the largest level's tables by smallest key, keeping the largest keys of those still open. */
     private void findDeepestKey(List<FileMeta> last) {
         PriorityQueue<byte[]> open = new PriorityQueue<>(Bytes.COMPARATOR);
         for (FileMeta f : last) {
@@ -57,19 +80,19 @@ final class TierIndex {
                 open.poll();
             }
             open.add(f.largestKey);
-            if (open.size() > lastLevelDepth) {
-                lastLevelDepth = open.size();
+            if (open.size() > largestLevelDepth) {
+                largestLevelDepth = open.size();
                 deepestKey = f.smallestKey;
             }
         }
     }
 
-    /** The most tables of the last level that hold one key (its sorted runs at that key). */
-    int lastLevelDepth() {
-        return lastLevelDepth;
+    /** The most tables of the largest level that hold one key (its sorted runs at that key). */
+    int largestLevelDepth() {
+        return largestLevelDepth;
     }
 
-    /** A key held by {@link #lastLevelDepth()} tables of the last level, or null. */
+    /** A key held by {@link #largestLevelDepth()} tables of the largest level, or null. */
     byte[] deepestKey() {
         return deepestKey;
     }
@@ -103,15 +126,19 @@ final class TierIndex {
         return runs.get(level);
     }
 
-    /** The read budget of {@code table} if it is a last-level table overlapping another, else null. */
+    /** The read budget of {@code table} if it is a table of the largest level overlapping another, else null. */
     AtomicInteger readBudget(FileMeta table) {
         return readBudgets.get(table);
     }
 
-    /** Builds the budgets of {@code v}'s last level, keeping the counts of tables that stay. */
+    /** Builds the budgets of {@code v}'s largest level, keeping the counts of tables that stay. */
     static Map<FileMeta, AtomicInteger> budgets(Version v, Map<Long, AtomicInteger> previous, ReadLimit limit) {
-        List<FileMeta> last = v.files(v.numLevels() - 1);
         Map<FileMeta, AtomicInteger> out = new IdentityHashMap<>();
+        int level = largestLevel(v);
+        if (level < 0) {
+            return out;
+        }
+        List<FileMeta> last = v.files(level);
         byte[] reachBefore = null;
         for (int i = 0; i < last.size(); i++) {
             FileMeta f = last.get(i);

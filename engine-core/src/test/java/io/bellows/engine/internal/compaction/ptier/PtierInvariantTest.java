@@ -23,10 +23,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Invariants of PTIER's versions during a randomized run with automatic compactions only, checked every
- * few hundred operations: each level sorted by smallest key; every table of L<sub>i</sub> newer than
+ * Invariants of PTIER's versions during a randomized run with automatic compactions only, checked on
+ * every version the run sees installed (after each operation): each level sorted by smallest key; every table of L<sub>i</sub> newer than
  * every table of L<sub>i+1</sub> it overlaps (whole levels move down, so nothing older can sit above
- * something newer); and every key reads as the model says (no version lost, the newest one found,
+ * something newer); and, every few hundred operations, every key reads as the model says (no version lost, the newest one found,
  * whichever tables of a level hold it). Then compactRange leaves the last level of disjoint tables.
  */
 class PtierInvariantTest {
@@ -46,6 +46,8 @@ class PtierInvariantTest {
         byte[][] model = new byte[KEYS][];
         int deepest = 0;
         int mostOverlapped = 0;
+        int versionsChecked = 0;
+        Version checked = null;
         try (Engine db = Engine.open(dir, options)) {
             for (int op = 1; op <= 8000; op++) {
                 int k = rnd.nextInt(KEYS);
@@ -57,9 +59,13 @@ class PtierInvariantTest {
                     rnd.nextBytes(model[k]);
                     db.put(key(k), model[k]);
                 }
-                if (op % 400 == 0) {
-                    Version v = EngineProbe.versions((EngineImpl) db).current();
+                Version v = EngineProbe.versions((EngineImpl) db).current();
+                if (v != checked) {
                     checkVersion(v, "op " + op);
+                    checked = v;
+                    versionsChecked++;
+                }
+                if (op % 400 == 0) {
                     checkReads(db, model, "op " + op);
                     for (int level = 1; level < v.numLevels(); level++) {
                         if (!v.files(level).isEmpty()) {
@@ -72,6 +78,7 @@ class PtierInvariantTest {
                 }
             }
             assertEquals(options.numLevels() - 1, deepest, "the run reached the last level");
+            assertTrue(versionsChecked > 10, "versions checked: " + versionsChecked);
             assertTrue(mostOverlapped > 0, "some level held overlapping tables");
             db.compactRange(null, null);
             Version v = EngineProbe.versions((EngineImpl) db).current();
