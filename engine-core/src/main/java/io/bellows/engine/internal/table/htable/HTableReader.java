@@ -41,6 +41,8 @@ public final class HTableReader implements OpenTable {
     private final int filtersLength;
     private final int filtersCrc;
     private final long clusterOffset;
+    /** Boxes of this table's BloomCluster: its bucket count or, in a pile of larger tables, theirs. */
+    private final int clusterColumns;
     /** First bucket and page count of each BloomCluster run; runStart is in pages from clusterOffset. */
     private final int[] runFirst;
     private final int[] runStart;
@@ -62,7 +64,7 @@ public final class HTableReader implements OpenTable {
     private final int[] overflowValueLength;
 
     private HTableReader(ReadableFile file, Path path, long number, FilterPageCache filterCache,
-            EngineCounters counters, byte[] meta) throws IOException {
+            EngineCounters counters, int version, byte[] meta) throws IOException {
         this.file = file;
         this.path = path;
         this.number = number;
@@ -83,6 +85,10 @@ public final class HTableReader implements OpenTable {
         filtersLength = Math.toIntExact(Coding.getVarLong(meta, pos, n));
         filtersCrc = (int) Coding.getVarLong(meta, pos, n);
         clusterOffset = Coding.getVarLong(meta, pos, n);
+        clusterColumns = version >= 2 ? Coding.getVarInt(meta, pos, n) : buckets;
+        if (clusterColumns < buckets || clusterColumns > HTableFormat.MAX_BUCKETS || clusterColumns % buckets != 0) {
+            throw new IllegalStateException(clusterColumns + " BloomCluster columns for " + buckets + " buckets");
+        }
         int runs = Coding.getVarInt(meta, pos, n);
         runFirst = new int[runs];
         runStart = new int[runs];
@@ -169,8 +175,8 @@ public final class HTableReader implements OpenTable {
             throw new CorruptionException(path, 0, "file of " + size + " bytes is too short for an HTable");
         }
         byte[] header = file.read(0, FileHeader.LENGTH);
-        FileHeader.check(header, 0, header.length, path, FileHeader.KIND_HTABLE, HTableFormat.VERSION,
-                HTableFormat.VERSION);
+        int version = FileHeader.check(header, 0, header.length, path, FileHeader.KIND_HTABLE,
+                HTableFormat.MIN_READ_VERSION, HTableFormat.VERSION);
         long footerAt = size - HTableFormat.FOOTER_LENGTH;
         byte[] footer = file.read(footerAt, HTableFormat.FOOTER_LENGTH);
         if (Coding.getLong(footer, 16) != HTableFormat.FOOTER_MAGIC) {
@@ -187,7 +193,7 @@ public final class HTableReader implements OpenTable {
             throw new CorruptionException(path, metaAt, "HTable metadata checksum mismatch");
         }
         try {
-            return new HTableReader(file, path, number, filterCache, counters, meta);
+            return new HTableReader(file, path, number, filterCache, counters, version, meta);
         } catch (IllegalStateException | ArithmeticException | IndexOutOfBoundsException e) {
             throw new CorruptionException(path, metaAt, "malformed HTable metadata: " + e.getMessage(), e);
         }
@@ -203,6 +209,11 @@ public final class HTableReader implements OpenTable {
 
     public int buckets() {
         return buckets;
+    }
+
+    /** Columns of this table's BloomCluster; a key's column is {@code KeyHash.bucket(hi, clusterColumns())}. */
+    public int clusterColumns() {
+        return clusterColumns;
     }
 
     public long entries() {
@@ -365,8 +376,8 @@ public final class HTableReader implements OpenTable {
     }
 
     /**
-     * The BloomCluster box of bucket column {@code bucket} stored in this table: one page run from the
-     * filter cache or the file (counted as a filter-block read).
+     * The BloomCluster box of column {@code bucket} (below {@link #clusterColumns()}) stored in this
+     * table: one page run from the filter cache or the file (counted as a filter-block read).
      */
     public ClusterBox clusterBox(int bucket, boolean fillCache) throws IOException {
         int lo = 0;
@@ -407,7 +418,7 @@ public final class HTableReader implements OpenTable {
         } catch (IllegalStateException e) {
             throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);
         }
-        throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks bucket " + bucket);
+        throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
     }
 
     /** This table's own per-bucket filters (to cluster them into newer tables of its container). */
