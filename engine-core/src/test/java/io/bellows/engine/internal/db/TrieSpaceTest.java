@@ -96,11 +96,12 @@ class TrieSpaceTest {
                     writtenSinceCompaction = live;
                 }
                 if (step % 100 == 0) {
-                    long bytes = db.stats().levels().liveTableBytes();
+                    EngineStats.Levels levels = db.stats().levels();
+                    long bytes = levels.liveTableBytes();
                     peakBytes = Math.max(peakBytes, bytes);
                     assertTrue(bytes <= FACTOR * writtenSinceCompaction + ALLOWANCE_TABLES * MIN_TABLE_BYTES,
                             where + ": " + bytes + " table bytes after " + writtenSinceCompaction
-                                    + " user bytes written since the last compactRange");
+                                    + " user bytes written since the last compactRange; " + levels);
                 }
             }
             for (Map.Entry<Integer, byte[]> e : model.entrySet()) {

@@ -75,6 +75,12 @@ public final class TrieScheme implements CompactionScheme {
      * one plus a nearly empty one (the authors' code drains about 7.2 tables' worth the same way).
      */
     static final double DRAIN_FILL = 0.96;
+    /**
+     * Tables at which a pile holding less than one full table is merged in place: every table of a pile
+     * repeats the filters of the smaller tables below it in its BloomCluster (one box per column), so a
+     * pile of many small tables would cost more in clusters than in data.
+     */
+    static final int SMALL_PILE_TABLES = 4;
 
     private final int depth;
     private final int pileTrigger;
@@ -128,12 +134,12 @@ public final class TrieScheme implements CompactionScheme {
         return depth;
     }
 
-    /** HTables, read through one BloomCluster page cache per store, owned here. */
+    /** HTables, read through one BloomCluster page cache per store, owned here, and the engine's block cache. */
     @Override
     public void registerTableFormats(TableFormats formats, EngineCounters counters) {
         FilterPageCache filterCache = new FilterPageCache(filterCacheBytes);
-        formats.register(FileHeader.KIND_HTABLE,
-                (file, path, number) -> HTableReader.open(file, path, number, filterCache, counters));
+        formats.register(FileHeader.KIND_HTABLE, (file, path, number) -> HTableReader.open(file, path, number,
+                filterCache, formats.blockCache(), counters));
     }
 
     KeyHash hash() {
@@ -326,7 +332,7 @@ public final class TrieScheme implements CompactionScheme {
                     counters.bloomNegatives.increment();
                     continue;
                 }
-                if (r.get(key, hi, lo, seq, out)) {
+                if (r.get(key, hi, lo, seq, fillCache, out)) {
                     return true;
                 }
             }
@@ -345,9 +351,9 @@ public final class TrieScheme implements CompactionScheme {
     /**
      * The most urgent of: a pile above the last level holding its trigger's worth of data, whose oldest
      * tables are pushed down to its children (the paper's compaction); a pile of {@code 2 * pileTrigger}
-     * tables holding less, merged in place into one batch, since pushing small data down would give
-     * each child a small table of its own; a last-level pile whose sampled garbage passed the ratio,
-     * garbage-collected in place.
+     * tables holding less ({@link #SMALL_PILE_TABLES} if less than one full table), merged in place into
+     * one batch, since pushing small data down would give each child a small table of its own; a
+     * last-level pile whose sampled garbage passed the ratio, garbage-collected in place.
      */
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
@@ -368,7 +374,8 @@ public final class TrieScheme implements CompactionScheme {
                 score = idx.volume(c) / triggerVolume;
                 inPlace = score < 1;
                 if (inPlace) {
-                    score = pile.size() / (2.0 * pileTrigger);
+                    double limit = idx.volume(c) < tableCapacity ? SMALL_PILE_TABLES : 2.0 * pileTrigger;
+                    score = pile.size() / limit;
                 }
                 if (score < 1 || (inPlace ? parentBusy : childrenBusy(idx, c, busy))) {
                     continue;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Golden picking decisions of LSM_TRIE on hand-built versions: 16-bucket tables (capacity about 62 KB),
  * three levels, piles pushed down at four tables' worth (trigger volume 0.9 * 4 * capacity) or merged
- * in place at eight tables holding less.
+ * in place at eight tables holding less (four if they hold less than one full table).
  */
 class TrieSchemeTest {
     private static final long CAPACITY = HTableFormat.capacity(16);
@@ -75,17 +75,30 @@ class TrieSchemeTest {
     }
 
     @Test
-    void smallRootPileIsMergedInPlaceAtTwiceTheTriggerCount() throws IOException {
+    void smallRootPileIsMergedInPlaceAtFourTables() throws IOException {
         List<FileMeta> root = new ArrayList<>();
         Version v = null;
-        for (int i = 0; i < 7; i++) {
+        for (int i = 0; i < 3; i++) {
             v = add(Containers.ROOT, 4 << 10, root);
         }
-        assertNull(scheme.pick(v, Set.of()), "7 small tables: under 8 tables and under the trigger volume");
+        assertNull(scheme.pick(v, Set.of()), "3 small tables: under 4 tables and under the trigger volume");
+        v = add(Containers.ROOT, 4 << 10, root);
+        Compaction c = scheme.pick(v, Set.of());
+        assertEquals("pile merge of /: L0#3 L0#4 L0#5 L0#6 -> L0", sorted(c));
+        assertEquals(numbers(root), numbers(c));
+    }
+
+    @Test
+    void pileOfMoreThanATableIsMergedInPlaceAtTwiceTheTriggerCount() throws IOException {
+        List<FileMeta> root = new ArrayList<>();
+        Version v = add(Containers.ROOT, CAPACITY, root);
+        for (int i = 0; i < 6; i++) {
+            v = add(Containers.ROOT, 4 << 10, root);
+        }
+        assertNull(scheme.pick(v, Set.of()), "7 tables holding more than a full table: under 2 * pileTrigger tables");
         v = add(Containers.ROOT, 4 << 10, root);
         Compaction c = scheme.pick(v, Set.of());
         assertEquals("pile merge of /: L0#3 L0#4 L0#5 L0#6 L0#7 L0#8 L0#9 L0#10 -> L0", sorted(c));
-        assertEquals(numbers(root), numbers(c));
     }
 
     @Test
@@ -111,11 +124,11 @@ class TrieSchemeTest {
         List<FileMeta> root = new ArrayList<>();
         Version v = add(Containers.ROOT, 1 << 10, root);
         long child = Containers.child(Containers.ROOT, 5);
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 4; i++) {
             v = add(child, 1 << 10, new ArrayList<>());
         }
         assertNull(scheme.pick(v, Set.of(root.get(0).number)), "the parent's pile is being compacted");
-        assertEquals("pile merge of /5: L1#4 L1#5 L1#6 L1#7 L1#8 L1#9 L1#10 L1#11 -> L1", sorted(scheme.pick(v, Set.of())));
+        assertEquals("pile merge of /5: L1#4 L1#5 L1#6 L1#7 -> L1", sorted(scheme.pick(v, Set.of())));
     }
 
     /** compactRange takes a small store's whole trie into the root, and pushes a large subtree down. */

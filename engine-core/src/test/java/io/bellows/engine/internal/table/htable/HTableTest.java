@@ -12,6 +12,7 @@ import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.table.BlockCache;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -267,6 +268,36 @@ class HTableTest {
             ClusterBox box = r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), true);
             assertTrue(box.mayContain(number, KeyHash.bloom(t.hash.lo(e.key()))), "no false negative for table " + number);
         }
+    }
+
+    /** Buckets a lookup reads go through the engine's block cache: a second lookup reads nothing. */
+    @Test
+    void bucketsAreCachedInTheBlockCache() throws IOException {
+        HTableFixture t = new HTableFixture(44, 16);
+        List<Entry> entries = new ArrayList<>();
+        for (int k = 0; k < 300; k++) {
+            entries.add(new Entry(String.format("k%05d", k).getBytes(), 1, PUT, new byte[30], 0));
+        }
+        t.write(entries, 7, List.of());
+        HTableReader r = HTableReader.open(new HTableFixture.MemReadable(t.bytes), HTableFixture.PATH, 7, t.filterCache,
+                new BlockCache(1 << 20), t.counters);
+        Lookup lk = new Lookup();
+        for (Entry e : entries) {
+            assertTrue(r.get(e.key(), 5, false, lk));
+        }
+        long uncached = t.counters.blockReads.sum();
+        assertTrue(uncached >= entries.size(), "fillCache false: every lookup reads its bucket");
+        for (Entry e : entries) {
+            assertTrue(r.get(e.key(), 5, true, lk));
+        }
+        long filled = t.counters.blockReads.sum() - uncached;
+        assertTrue(filled <= 2L * r.buckets(), "each bucket (or its destination) read once, got " + filled);
+        for (Entry e : entries) {
+            assertTrue(r.get(e.key(), 5, true, lk));
+            assertArrayEquals(e.value(), lk.value);
+        }
+        assertEquals(uncached + filled, t.counters.blockReads.sum(), "the third pass hits the cache only");
+        assertTrue(t.counters.blockCacheHits.sum() >= entries.size());
     }
 
     @Test
