@@ -164,9 +164,10 @@ public final class FlsmOptions implements CompactionOptions {
          * Guard retirement (paper §3.3, deleting guards when a level's data is spread thinly among them): a
          * compaction that leaves a guard holding some data at its output level, but less than this, retires
          * the guard at that level and the shallower ones, its range joining the preceding guard's (nothing
-         * is rewritten). A guard comes back a level up once the range it would take there holds twice this
-         * in whole tables. It bounds tables by data when guards are denser than the data (a guard in a few
-         * keys would otherwise cost a table per guard and level); 0 (never retire) to 1 TiB, default 256 KiB.
+         * is rewritten). Retired guards come back a level up once the guard holding them there holds twice
+         * this for each guard it would then be divided into. It bounds tables by data when guards are
+         * denser than the data (a guard in a few keys would otherwise cost a table per guard and level);
+         * 0 (never retire) to 1 TiB, default 256 KiB.
          */
         public Builder guardMinBytes(long bytes) {
             guardMinBytes = OptionChecks.range("FlsmOptions.guardMinBytes", bytes, 0, 1L << 40);

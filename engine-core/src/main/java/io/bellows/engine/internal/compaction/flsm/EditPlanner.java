@@ -32,8 +32,8 @@ import java.util.TreeMap;
  * of the next level's): its range joins the preceding guard's, whose tables it now shares, again
  * without moving data. Guards too dense for the data (a guard in every few keys) so stop costing a
  * table each per level. A retired guard stays known with its top level raised, so it no longer cuts
- * compaction output there; it is selected back one level up once the range it would take holds
- * {@code 2 * guardMinBytes} in whole tables.
+ * compaction output there; the retired guards inside a guard are selected back one level up once
+ * it holds {@code 2 * guardMinBytes} for each guard it would then be divided into.
  */
 final class EditPlanner {
     /** A compaction picked and not yet installed: the level it writes and the key range it covers. */
@@ -320,63 +320,60 @@ final class EditPlanner {
     }
 
     /**
-     * Selects back, one level up, the retired guards inside the compaction's range at the output level
-     * whose own range there (up to the next guard its hash would place at that level) now holds
-     * {@code 2 * minBytes} in tables lying wholly inside it (a retired guard's top level is above the
-     * one its hash gives).
+     * Selects back, one level up, the guards retired at the output level inside each of its guards in
+     * the compaction's range, once that guard holds {@code 2 * minBytes} per guard it would then be
+     * divided into (a retired guard's top level is above the one its hash gives). The guards are chosen
+     * by hash, so they split the range about evenly; measuring whole tables instead would wait for
+     * tables to be cut inside the range, which only guards do.
      */
     private void reinstate(Running self) {
         int level = self.outputLevel();
-        int upTo = level + 1;
         GuardLevel gl = base.levels[level];
-        NavigableMap<byte[], GuardSet.Guard> range = guards.all();
-        if (self.lo() != null) {
-            range = range.tailMap(self.lo(), false);
-        }
-        if (self.hi() != null) {
-            range = range.headMap(self.hi(), false);
-        }
-        for (GuardSet.Guard guard : range.values()) {
-            int hashTop = hash.topLevel(guard.key);
-            if (guard.top != upTo || hashTop < 1 || hashTop > level || removed.containsKey(guard.key)) {
+        for (int g = self.lo() == null ? 0 : gl.find(self.lo()); g < gl.guardCount(); g++) {
+            byte[] lo = gl.keys[g];
+            if (g > 0 && self.hi() != null && Bytes.compare(lo, self.hi()) >= 0) {
+                break;
+            }
+            if (g > 0 && removedAt(lo, level)) {
                 continue;
             }
-            byte[] hi = wouldBeUpper(guard.key, level, gl.upper(gl.find(guard.key)));
-            long inside = 0;
-            for (FileMeta f : gl.tables[gl.find(guard.key)]) {
-                if (!deleted.contains(f.number) && within(f, guard.key, hi)) {
-                    inside += f.fileSize;
+            byte[] hi = gl.upper(g);
+            List<GuardSet.Guard> retired = new ArrayList<>();
+            for (GuardSet.Guard x : between(lo, hi).values()) {
+                int hashTop = hash.topLevel(x.key);
+                if (x.top == level + 1 && hashTop >= 1 && hashTop <= level && !removed.containsKey(x.key)) {
+                    retired.add(x);
                 }
+            }
+            if (retired.isEmpty()) {
+                continue;
+            }
+            long bytes = 0;
+            for (FileMeta f : gl.tables[g]) {
+                bytes += deleted.contains(f.number) ? 0 : f.fileSize;
             }
             for (FileMeta f : added.get(level)) {
-                if (within(f, guard.key, hi)) {
-                    inside += f.fileSize;
+                bytes += (lo == null || Bytes.compare(f.smallestKey, lo) >= 0) && (hi == null
+                        || Bytes.compare(f.smallestKey, hi) < 0) ? f.fileSize : 0;
+            }
+            if (bytes >= 2 * minBytes * (retired.size() + 1)) {
+                for (GuardSet.Guard x : retired) {
+                    edit.schemeRecord(GuardRecords.select(level, x.key));
                 }
             }
-            if (inside >= 2 * minBytes) {
-                edit.schemeRecord(GuardRecords.select(level, guard.key));
-            }
         }
     }
 
-    /**
-     * The end of the range {@code key} would guard at {@code level} if every guard its hash places there
-     * were committed: the next such known guard, or the level's next committed guard {@code upper}.
-     */
-    private byte[] wouldBeUpper(byte[] key, int level, byte[] upper) {
-        NavigableMap<byte[], GuardSet.Guard> after = upper == null ? guards.all().tailMap(key, false)
-                : guards.all().subMap(key, false, upper, false);
-        for (GuardSet.Guard g : after.values()) {
-            int top = hash.topLevel(g.key);
-            if (top >= 1 && top <= level) {
-                return g.key;
-            }
+    /** Known guards with keys strictly inside (lo, hi); nulls are open ends. */
+    private NavigableMap<byte[], GuardSet.Guard> between(byte[] lo, byte[] hi) {
+        NavigableMap<byte[], GuardSet.Guard> range = guards.all();
+        if (lo != null) {
+            range = range.tailMap(lo, false);
         }
-        return upper;
-    }
-
-    private static boolean within(FileMeta f, byte[] lo, byte[] hi) {
-        return Bytes.compare(f.smallestKey, lo) >= 0 && (hi == null || Bytes.compare(f.largestKey, hi) < 0);
+        if (hi != null) {
+            range = range.headMap(hi, false);
+        }
+        return range;
     }
 
     /**

@@ -129,4 +129,25 @@ class GuardRetirementTest {
         assertEquals(2, idx.levels[1].guardCount(), "sentinel and g1 at L1");
         assertEquals(3, idx.levels[2].guardCount(), "g2 still guards L2, where it holds 20 KiB");
     }
+
+    /** Guards retired inside a guard come back a level up once it holds 2 * guardMinBytes per resulting guard. */
+    @Test
+    void retiredGuardsComeBackWhenTheirGuardHoldsEnough() throws IOException {
+        versions.logAndApply(new VersionEdit()
+                .schemeRecord(GuardRecords.select(1, g1)).schemeRecord(GuardRecords.commit(1, 1, g1))
+                .schemeRecord(GuardRecords.select(3, g2))
+                .addFile(2, 1, table(g1, 20 << 10)).addFile(1, 1, table(g1, 2 << 10)));
+        Version v = versions.current();
+        Compaction c = scheme.pickManual(v, 1, null, null);
+        FileMeta in = c.inputFiles().get(0);
+        VersionEdit edit = new VersionEdit().deleteFile(1, in.number).addFile(2, table(g2, 12 << 10));
+        versions.logAndApply(edit);
+        assertEquals(List.of(Bytes.toHex(GuardRecords.select(2, g2))),
+                edit.schemeRecords().stream().map(Bytes::toHex).toList(),
+                "g1 holds 32 KiB at L2, 16 KiB for each of g1 and g2 (2 * 8 KiB): g2 is selected back at L2");
+        synchronized (scheme) {
+            assertEquals(2, scheme.guards().get(g2).top);
+            assertTrue(scheme.guards().uncommitted().containsKey(g2), "it cuts output at L2 and is committed later");
+        }
+    }
 }
