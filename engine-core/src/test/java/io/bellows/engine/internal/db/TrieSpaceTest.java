@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -110,6 +112,34 @@ class TrieSpaceTest {
             System.out.println(where + ": " + keys + " keys, " + compactions + " compactRange calls, peak "
                     + peakBytes + " table bytes, final " + db.stats().levels().liveTableBytes() + " for "
                     + liveBytes(model) + " live bytes");
+        }
+    }
+
+    /**
+     * The issue's store: 255 KB of user data under the default options (8 MiB tables, five levels), then
+     * compactRange twice. It once became 3,650 tables and 15 GB; now it is one table of 128 buckets.
+     */
+    @Test
+    void smallStoreWithDefaultOptionsStaysOneTable() {
+        EngineOptions o = EngineOptions.builder().compaction(CompactionStyle.LSM_TRIE).build();
+        Random rnd = new Random(17);
+        long user = 0;
+        try (EngineImpl db = EngineImpl.open(DIR, o, new CrashableFileSystem())) {
+            for (int k = 0; k < 2500; k++) {
+                byte[] v = new byte[90];
+                rnd.nextBytes(v);
+                db.put(key(k), v);
+                user += key(k).length + v.length;
+            }
+            db.flush();
+            db.compactRange(null, null);
+            db.put(key(2500), new byte[90]);
+            db.compactRange(null, null);
+            EngineStats.Levels levels = db.stats().levels();
+            System.out.println("default options, " + user + " user bytes: " + levels);
+            assertEquals(1, levels.perLevel().stream().mapToLong(EngineStats.Level::tables).sum(), levels.toString());
+            assertTrue(levels.liveTableBytes() <= FACTOR * user, levels.toString());
+            assertEquals(levels.liveTableBytes(), levels.perLevel().get(0).bytes(), "the data stays in the root");
         }
     }
 
