@@ -13,6 +13,7 @@ public final class FlsmOptions implements CompactionOptions {
     private final int bitDecrement;
     private final int maxTablesPerGuard;
     private final long guardMaxBytes;
+    private final long guardMinBytes;
     private final int seekCompactionThreshold;
     private final boolean parallelSeeks;
 
@@ -21,6 +22,7 @@ public final class FlsmOptions implements CompactionOptions {
         bitDecrement = b.bitDecrement;
         maxTablesPerGuard = b.maxTablesPerGuard;
         guardMaxBytes = b.guardMaxBytes;
+        guardMinBytes = b.guardMinBytes;
         seekCompactionThreshold = b.seekCompactionThreshold;
         parallelSeeks = b.parallelSeeks;
     }
@@ -40,6 +42,7 @@ public final class FlsmOptions implements CompactionOptions {
         b.bitDecrement = bitDecrement;
         b.maxTablesPerGuard = maxTablesPerGuard;
         b.guardMaxBytes = guardMaxBytes;
+        b.guardMinBytes = guardMinBytes;
         b.seekCompactionThreshold = seekCompactionThreshold;
         b.parallelSeeks = parallelSeeks;
         return b;
@@ -70,6 +73,11 @@ public final class FlsmOptions implements CompactionOptions {
         return guardMaxBytes;
     }
 
+    /** Bytes under which a guard holding data at a level is retired there after a compaction; 0 = never. */
+    public long guardMinBytes() {
+        return guardMinBytes;
+    }
+
     /** Consecutive cursor seeks without a write that trigger a seek-based compaction; 0 = off. */
     public int seekCompactionThreshold() {
         return seekCompactionThreshold;
@@ -84,7 +92,8 @@ public final class FlsmOptions implements CompactionOptions {
     public boolean equals(Object o) {
         return o instanceof FlsmOptions f && topLevelBits == f.topLevelBits && bitDecrement == f.bitDecrement
                 && maxTablesPerGuard == f.maxTablesPerGuard && guardMaxBytes == f.guardMaxBytes
-                && seekCompactionThreshold == f.seekCompactionThreshold && parallelSeeks == f.parallelSeeks;
+                && guardMinBytes == f.guardMinBytes && seekCompactionThreshold == f.seekCompactionThreshold
+                && parallelSeeks == f.parallelSeeks;
     }
 
     @Override
@@ -93,6 +102,7 @@ public final class FlsmOptions implements CompactionOptions {
         h = 31 * h + bitDecrement;
         h = 31 * h + maxTablesPerGuard;
         h = 31 * h + Long.hashCode(guardMaxBytes);
+        h = 31 * h + Long.hashCode(guardMinBytes);
         h = 31 * h + seekCompactionThreshold;
         return 31 * h + Boolean.hashCode(parallelSeeks);
     }
@@ -100,8 +110,8 @@ public final class FlsmOptions implements CompactionOptions {
     @Override
     public String toString() {
         return "FlsmOptions{guardBits=" + topLevelBits + "/" + bitDecrement + ", maxTablesPerGuard="
-                + maxTablesPerGuard + ", guardMaxBytes=" + guardMaxBytes + ", seekCompactionThreshold="
-                + seekCompactionThreshold + ", parallelSeeks=" + parallelSeeks + "}";
+                + maxTablesPerGuard + ", guardMaxBytes=" + guardMaxBytes + ", guardMinBytes=" + guardMinBytes
+                + ", seekCompactionThreshold=" + seekCompactionThreshold + ", parallelSeeks=" + parallelSeeks + "}";
     }
 
     /** Builder of {@link FlsmOptions}; each setter validates its argument. */
@@ -110,6 +120,7 @@ public final class FlsmOptions implements CompactionOptions {
         private int bitDecrement = 2;
         private int maxTablesPerGuard = 4;
         private long guardMaxBytes = 64L << 20;
+        private long guardMinBytes = 256L << 10;
         private int seekCompactionThreshold = 10;
         private boolean parallelSeeks = false;
 
@@ -146,6 +157,20 @@ public final class FlsmOptions implements CompactionOptions {
          */
         public Builder guardMaxBytes(long bytes) {
             guardMaxBytes = OptionChecks.range("FlsmOptions.guardMaxBytes", bytes, 64L << 10, 1L << 40);
+            return this;
+        }
+
+        /**
+         * Guard retirement (paper §3.3, deleting guards when a level's data is spread thinly among them): a
+         * compaction that leaves a guard holding some data at its output level, but less than this, retires
+         * the guard at that level and the shallower ones, its range joining the preceding guard's (nothing
+         * is rewritten). Retired guards come back a level up once the guard holding them there holds twice
+         * this for each guard it would then be divided into. It bounds tables by data when guards are
+         * denser than the data (a guard in a few keys would otherwise cost a table per guard and level);
+         * 0 (never retire) to 1 TiB, default 256 KiB.
+         */
+        public Builder guardMinBytes(long bytes) {
+            guardMinBytes = OptionChecks.range("FlsmOptions.guardMinBytes", bytes, 0, 1L << 40);
             return this;
         }
 

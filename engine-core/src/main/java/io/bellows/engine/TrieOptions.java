@@ -82,7 +82,7 @@ public final class TrieOptions implements CompactionOptions {
         return pileStop;
     }
 
-    /** 4 KiB buckets per HTable (the same for every table of a store). */
+    /** 4 KiB buckets of a full HTable; a table holding less has this count halved as often as it fits. */
     public int tableBuckets() {
         return tableBuckets;
     }
@@ -182,7 +182,11 @@ public final class TrieOptions implements CompactionOptions {
             return this;
         }
 
-        /** 4 KiB buckets per HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). */
+        /**
+         * 4 KiB buckets of a full HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). A table
+         * holding less has {@code buckets / 2^k} of them, the fewest that hold its data (while the division
+         * is exact, so a power of two lets tables shrink to one bucket). Fixed when the store is created.
+         */
         public Builder tableBuckets(int buckets) {
             tableBuckets = (int) OptionChecks.range("TrieOptions.tableBuckets", buckets, 4, 65000);
             return this;

@@ -71,10 +71,10 @@ public final class EngineConfigs {
      * The FLSM options of {@link #small}: three guarded levels (with its {@code numLevels(4)}) with
      * guards at each for a thousand keys (L1 one in 128 keys, L2 one in 32, L3 one in 8) that fill
      * after two tables, so a few thousand writes push data through every level and merge last-level
-     * guards in place.
+     * guards in place; guards left with under 1 KiB at a level are retired there.
      */
     public static FlsmOptions.Builder smallFlsm() {
-        return FlsmOptions.builder().guardBits(9, 2).maxTablesPerGuard(2).guardMaxBytes(64 << 10);
+        return FlsmOptions.builder().guardBits(9, 2).maxTablesPerGuard(2).guardMaxBytes(64 << 10).guardMinBytes(1 << 10);
     }
 
     /**

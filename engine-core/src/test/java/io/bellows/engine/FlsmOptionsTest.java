@@ -19,6 +19,7 @@ class FlsmOptionsTest {
         assertEquals(2, o.bitDecrement());
         assertEquals(4, o.maxTablesPerGuard());
         assertEquals(64L << 20, o.guardMaxBytes());
+        assertEquals(256L << 10, o.guardMinBytes());
         assertEquals(10, o.seekCompactionThreshold());
         assertFalse(o.parallelSeeks());
         assertEquals(o, FlsmOptions.builder().build());
@@ -45,6 +46,8 @@ class FlsmOptionsTest {
                 assertThrows(IllegalArgumentException.class, () -> b.guardMaxBytes(65535)).getMessage());
         assertEquals("FlsmOptions.guardMaxBytes must be between 65536 and 1099511627776, got 1099511627777",
                 assertThrows(IllegalArgumentException.class, () -> b.guardMaxBytes((1L << 40) + 1)).getMessage());
+        assertEquals("FlsmOptions.guardMinBytes must be between 0 and 1099511627776, got -1",
+                assertThrows(IllegalArgumentException.class, () -> b.guardMinBytes(-1)).getMessage());
         assertEquals("FlsmOptions.seekCompactionThreshold must be between 0 and 1000000, got -1",
                 assertThrows(IllegalArgumentException.class, () -> b.seekCompactionThreshold(-1)).getMessage());
         assertEquals("FlsmOptions.seekCompactionThreshold must be between 0 and 1000000, got 1000001",
@@ -83,8 +86,9 @@ class FlsmOptionsTest {
         assertEquals(o.hashCode(), copy.hashCode());
         assertNotEquals(o, o.toBuilder().parallelSeeks(false).build());
         assertNotEquals(o, o.toBuilder().guardBits(21, 2).build());
+        assertNotEquals(o, o.toBuilder().guardMinBytes(0).build());
         assertNotEquals(o, TrieOptions.defaults());
-        assertEquals("FlsmOptions{guardBits=21/3, maxTablesPerGuard=6, guardMaxBytes=33554432,"
+        assertEquals("FlsmOptions{guardBits=21/3, maxTablesPerGuard=6, guardMaxBytes=33554432, guardMinBytes=262144,"
                 + " seekCompactionThreshold=0, parallelSeeks=true}", o.toString());
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -57,6 +58,38 @@ class FormatFixtureTest {
                         }
                     }
                     assertEquals(new ArrayList<>(expected.entrySet()), seen, "open " + open + ": full scan");
+                }
+            }
+        }
+    }
+
+    /**
+     * HTables of format version 1 (every table the store's full bucket count) share piles and
+     * BloomClusters with the sized tables of version 2 written after them, and compact with them.
+     */
+    @Test
+    void previousHTablesMixWithSizedOnes(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("store");
+        copy(fixture(CompactionStyle.LSM_TRIE), dir);
+        TreeMap<String, String> expected = expected();
+        for (int step = 0; step < 3; step++) {
+            try (Engine db = Engine.open(dir, options(CompactionStyle.LSM_TRIE))) {
+                for (int i = step; i < 2100; i += 11) {
+                    String k = String.format("k%05d", i);
+                    expected.put(k, "s" + step + "-" + i);
+                    db.put(utf8(k), utf8(expected.get(k)));
+                }
+                db.delete(utf8("k00001"));
+                expected.remove("k00001");
+                db.flush();
+                if (step == 1) {
+                    db.compactRange(null, null);
+                }
+                for (int i = 0; i < 2100; i++) {
+                    String k = String.format("k%05d", i);
+                    String want = expected.get(k);
+                    byte[] v = db.get(utf8(k));
+                    assertArrayEquals(want == null ? null : utf8(want), v, "step " + step + ": " + k);
                 }
             }
         }

@@ -17,8 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BlockCache {
     private final long capacityBytes;
-    /** Null when caching is disabled. */
-    private final Cache<Key, Block> cache;
+    /** Per-entry bytes counted on top of a raw page (cache entry, key, array header). */
+    private static final int PAGE_OVERHEAD = 96;
+    /** Null when caching is disabled. Values are SSTable {@link Block}s or raw pages of other table formats. */
+    private final Cache<Key, Object> cache;
     private final AtomicLong usedBytes = new AtomicLong();
 
     /** @param capacityBytes bound on the bytes of cached blocks; 0 disables caching */
@@ -30,8 +32,8 @@ public final class BlockCache {
         this.cache = capacityBytes == 0 ? null
                 : CacheBuilder.newBuilder()
                         .maximumWeight(capacityBytes)
-                        .<Key, Block>weigher((k, b) -> b.weight())
-                        .<Key, Block>removalListener(n -> usedBytes.addAndGet(-n.getValue().weight()))
+                        .<Key, Object>weigher((k, v) -> weight(v))
+                        .<Key, Object>removalListener(n -> usedBytes.addAndGet(-weight(n.getValue())))
                         .build();
     }
 
@@ -44,17 +46,38 @@ public final class BlockCache {
         return usedBytes.get();
     }
 
+    private static int weight(Object v) {
+        return v instanceof Block b ? b.weight() : ((byte[]) v).length + PAGE_OVERHEAD;
+    }
+
     Block get(long fileNumber, long blockOffset) {
-        return cache == null ? null : cache.getIfPresent(new Key(fileNumber, blockOffset));
+        return cache == null ? null : (Block) cache.getIfPresent(new Key(fileNumber, blockOffset));
     }
 
     void put(long fileNumber, long blockOffset, Block block) {
+        insert(fileNumber, blockOffset, block);
+    }
+
+    /**
+     * A verified page of a table format other than SSTables (LSM_TRIE's HTable buckets), cached by
+     * {@link #putPage}; null if absent. The caller must not modify it.
+     */
+    public byte[] getPage(long fileNumber, long offset) {
+        return cache == null ? null : (byte[]) cache.getIfPresent(new Key(fileNumber, offset));
+    }
+
+    /** Caches a verified page of another table format; the caller must not modify it afterwards. */
+    public void putPage(long fileNumber, long offset, byte[] page) {
+        insert(fileNumber, offset, page);
+    }
+
+    private void insert(long fileNumber, long offset, Object value) {
         if (cache == null) {
             return;
         }
-        // Count before inserting: the removal listener may run (evicting this very block) inside put.
-        usedBytes.addAndGet(block.weight());
-        cache.put(new Key(fileNumber, blockOffset), block);
+        // Count before inserting: the removal listener may run (evicting this very entry) inside put.
+        usedBytes.addAndGet(weight(value));
+        cache.put(new Key(fileNumber, offset), value);
     }
 
     private record Key(long fileNumber, long blockOffset) {}

@@ -23,12 +23,19 @@ public final class TableFormats {
         OpenTable open(ReadableFile file, Path path, long number) throws IOException;
     }
 
+    private final BlockCache blockCache;
     private final Opener base;
     private final Map<Integer, Opener> openers = new ConcurrentHashMap<>();
 
     public TableFormats(BlockCache blockCache, EngineCounters counters) {
+        this.blockCache = blockCache;
         this.base = (file, path, number) -> TableReader.open(file, path, number, blockCache, counters);
         openers.put(FileHeader.KIND_SSTABLE, base);
+    }
+
+    /** The engine's block cache, for the readers of registered formats to share. */
+    public BlockCache blockCache() {
+        return blockCache;
     }
 
     /** Registers the opener of files whose header kind is {@code kind}; a kind is registered once. */

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -24,6 +25,15 @@ import java.util.TreeMap;
  *
  * <p>A committed guard is deleted when it holds no table at any level where it is committed: all the
  * data of its range is gone (paper §3.3). Its key range joins the preceding guard; nothing moves.
+ *
+ * <p>A committed guard of the output level that holds some data there, but less than
+ * {@code guardMinBytes}, is retired at that level and every shallower one (paper §3.3: deleting
+ * guards "when data in the level is spread unevenly among guards"; guards of a level stay a subset
+ * of the next level's): its range joins the preceding guard's, whose tables it now shares, again
+ * without moving data. Guards too dense for the data (a guard in every few keys) so stop costing a
+ * table each per level. A retired guard stays known with its top level raised, so it no longer cuts
+ * compaction output there; the retired guards inside a guard are selected back one level up once
+ * it holds {@code 2 * guardMinBytes} for each guard it would then be divided into.
  */
 final class EditPlanner {
     /** A compaction picked and not yet installed: the level it writes and the key range it covers. */
@@ -39,6 +49,8 @@ final class EditPlanner {
     private final GuardIndex base;
     private final VersionEdit edit;
     private final int last;
+    private final long minBytes;
+    private final GuardHash hash;
     private final Set<Long> deleted = new HashSet<>();
     private final List<List<FileMeta>> added = new ArrayList<>();
     /** Guard -> shallowest level it is committed at after this edit, for guards this edit commits. */
@@ -46,10 +58,16 @@ final class EditPlanner {
     private final Map<GuardSet.Guard, Long> ids = new IdentityHashMap<>();
     /** Per level: keys (with ids) committed at that level by this edit. */
     private final List<TreeMap<byte[], Long>> committedNow = new ArrayList<>();
-    private final TreeMap<byte[], Boolean> removed = new TreeMap<>(Bytes.COMPARATOR);
+    /** Guards this edit deletes or retires: key -> deepest level it is gone from (last: everywhere). */
+    private final TreeMap<byte[], Integer> removed = new TreeMap<>(Bytes.COMPARATOR);
+    /** Per level: guard indexes (in the base) whose tables this edit re-places because their guard is retired there. */
+    private final List<Set<Integer>> retiredAt = new ArrayList<>();
 
-    private EditPlanner(GuardSet guards, Version baseVersion, GuardIndex base, VersionEdit edit) {
+    private EditPlanner(GuardSet guards, Version baseVersion, GuardIndex base, VersionEdit edit, long minBytes,
+            GuardHash hash) {
         this.guards = guards;
+        this.minBytes = minBytes;
+        this.hash = hash;
         this.baseVersion = baseVersion;
         this.base = base;
         this.edit = edit;
@@ -57,6 +75,7 @@ final class EditPlanner {
         for (int level = 0; level <= last; level++) {
             added.add(new ArrayList<>());
             committedNow.add(new TreeMap<>(Bytes.COMPARATOR));
+            retiredAt.add(new HashSet<>());
         }
     }
 
@@ -67,7 +86,8 @@ final class EditPlanner {
      * @throws IllegalStateException if an output table would straddle a committed guard (the
      *     compaction then fails before anything is logged and is picked again)
      */
-    static void plan(GuardSet guards, Version baseVersion, GuardIndex base, VersionEdit edit, List<Running> running) {
+    static void plan(GuardSet guards, Version baseVersion, GuardIndex base, VersionEdit edit, List<Running> running,
+            long minBytes, GuardHash hash) {
         if (edit.deletedFiles().isEmpty()) {
             return;
         }
@@ -79,7 +99,7 @@ final class EditPlanner {
                 break;
             }
         }
-        new EditPlanner(guards, baseVersion, base, edit).run(self, running);
+        new EditPlanner(guards, baseVersion, base, edit, minBytes, hash).run(self, running);
     }
 
     private void run(Running self, List<Running> running) {
@@ -92,6 +112,10 @@ final class EditPlanner {
         commit(running);
         if (self != null) {
             deleteEmpty(self);
+            if (minBytes > 0 && self.outputLevel() >= 1) {
+                retireSmall(self);
+                reinstate(self);
+            }
         }
         List<VersionEdit.NewFile> newFiles = edit.newFiles();
         int count = newFiles.size();
@@ -113,7 +137,7 @@ final class EditPlanner {
                 if (g.top > level || from(g) != level + 1) {
                     continue;
                 }
-                if (blocked(g, level, running) || straddled(g.key, level)) {
+                if (blocked(g, level, running) || straddled(g.key, level) || (minBytes > 0 && small(level, g.key))) {
                     continue;
                 }
                 newFrom.put(g, level);
@@ -191,9 +215,165 @@ final class EditPlanner {
     private void deleteIfEmpty(byte[] key) {
         GuardSet.Guard guard = guards.get(key);
         if (guard != null && !removed.containsKey(key) && !newFrom.containsKey(guard) && emptyEverywhere(guard)) {
-            removed.put(key, Boolean.TRUE);
+            removed.put(key, last);
             edit.schemeRecord(GuardRecords.delete(key));
         }
+    }
+
+    private boolean removedAt(byte[] key, int level) {
+        Integer deepest = removed.get(key);
+        return deepest != null && level <= deepest;
+    }
+
+    /**
+     * Retires the guards of the output level in the compaction's range (committed there or only cutting
+     * output there) whose range at that level holds some data, but under minBytes, after this edit.
+     */
+    private void retireSmall(Running self) {
+        int level = self.outputLevel();
+        for (GuardSet.Guard guard : inRange(self.lo(), self.hi()).values()) {
+            if (guard.top > level || removed.containsKey(guard.key) || newFrom.containsKey(guard)) {
+                continue;
+            }
+            long bytes = rangeBytes(level, guard.key);
+            if (bytes > 0 && bytes < minBytes) {
+                retire(guard, level);
+            }
+        }
+    }
+
+    /** Known guards with keys in [lo, hi); nulls are open ends. */
+    private NavigableMap<byte[], GuardSet.Guard> inRange(byte[] lo, byte[] hi) {
+        NavigableMap<byte[], GuardSet.Guard> range = guards.all();
+        if (lo != null) {
+            range = range.tailMap(lo, true);
+        }
+        if (hi != null) {
+            range = range.headMap(hi, false);
+        }
+        return range;
+    }
+
+    /** Whether a guard at {@code key} would hold some data, but under minBytes, at {@code level} after this edit. */
+    private boolean small(int level, byte[] key) {
+        long bytes = rangeBytes(level, key);
+        return bytes > 0 && bytes < minBytes;
+    }
+
+    /**
+     * Bytes of the tables of {@code level} after this edit that start in [key, the next guard cutting that
+     * level): what a guard at {@code key} holds there.
+     */
+    private long rangeBytes(int level, byte[] key) {
+        byte[] hi = null;
+        for (GuardSet.Guard g : guards.all().tailMap(key, false).values()) {
+            if (g.top <= level && !removedAt(g.key, level)) {
+                hi = g.key;
+                break;
+            }
+        }
+        long bytes = 0;
+        GuardLevel gl = base.levels[level];
+        for (int g = gl.find(key); g < gl.guardCount(); g++) {
+            if (g > 0 && hi != null && Bytes.compare(gl.keys[g], hi) >= 0) {
+                break;
+            }
+            for (FileMeta f : gl.tables[g]) {
+                if (!deleted.contains(f.number) && startsIn(f, key, hi)) {
+                    bytes += f.fileSize;
+                }
+            }
+        }
+        for (FileMeta f : added.get(level)) {
+            if (startsIn(f, key, hi)) {
+                bytes += f.fileSize;
+            }
+        }
+        return bytes;
+    }
+
+    private static boolean startsIn(FileMeta f, byte[] lo, byte[] hi) {
+        return Bytes.compare(f.smallestKey, lo) >= 0 && (hi == null || Bytes.compare(f.smallestKey, hi) < 0);
+    }
+
+    /**
+     * Uncommits {@code guard} at {@code level} and above, re-recording it from {@code level + 1} with its id
+     * (at the last level: known, committed nowhere), and queues its tables there for re-placement.
+     */
+    private void retire(GuardSet.Guard guard, int level) {
+        removed.put(guard.key, level);
+        edit.schemeRecord(GuardRecords.delete(guard.key));
+        // At the last level the guard stays known at top level numLevels (no level): a write of its key
+        // must not select it straight back.
+        edit.schemeRecord(GuardRecords.select(level + 1, guard.key));
+        int committedFrom = Math.max(guard.committedFrom, level + 1);
+        if (committedFrom <= last) {
+            edit.schemeRecord(GuardRecords.commit(committedFrom, guard.id, guard.key));
+        }
+        for (int l = guard.committedFrom; l <= level; l++) {
+            GuardLevel gl = base.levels[l];
+            int g = gl.find(guard.key);
+            if (g > 0 && Bytes.compare(gl.keys[g], guard.key) == 0) {
+                retiredAt.get(l).add(g);
+            }
+        }
+    }
+
+    /**
+     * Selects back, one level up, the guards retired at the output level inside each of its guards in
+     * the compaction's range, once that guard holds {@code 2 * minBytes} per guard it would then be
+     * divided into (a retired guard's top level is above the one its hash gives). The guards are chosen
+     * by hash, so they split the range about evenly; measuring whole tables instead would wait for
+     * tables to be cut inside the range, which only guards do.
+     */
+    private void reinstate(Running self) {
+        int level = self.outputLevel();
+        GuardLevel gl = base.levels[level];
+        for (int g = self.lo() == null ? 0 : gl.find(self.lo()); g < gl.guardCount(); g++) {
+            byte[] lo = gl.keys[g];
+            if (g > 0 && self.hi() != null && Bytes.compare(lo, self.hi()) >= 0) {
+                break;
+            }
+            if (g > 0 && removedAt(lo, level)) {
+                continue;
+            }
+            byte[] hi = gl.upper(g);
+            List<GuardSet.Guard> retired = new ArrayList<>();
+            for (GuardSet.Guard x : between(lo, hi).values()) {
+                int hashTop = hash.topLevel(x.key);
+                if (x.top == level + 1 && hashTop >= 1 && hashTop <= level && !removed.containsKey(x.key)) {
+                    retired.add(x);
+                }
+            }
+            if (retired.isEmpty()) {
+                continue;
+            }
+            long bytes = 0;
+            for (FileMeta f : gl.tables[g]) {
+                bytes += deleted.contains(f.number) ? 0 : f.fileSize;
+            }
+            for (FileMeta f : added.get(level)) {
+                bytes += (lo == null || Bytes.compare(f.smallestKey, lo) >= 0) && (hi == null
+                        || Bytes.compare(f.smallestKey, hi) < 0) ? f.fileSize : 0;
+            }
+            if (bytes >= 2 * minBytes * (retired.size() + 1)) {
+                for (GuardSet.Guard x : retired) {
+                    edit.schemeRecord(GuardRecords.select(level, x.key));
+                }
+            }
+        }
+    }
+
+    /** Known guards with keys strictly inside (lo, hi); nulls are open ends. */
+    private NavigableMap<byte[], GuardSet.Guard> between(byte[] lo, byte[] hi) {
+        NavigableMap<byte[], GuardSet.Guard> range = guards.all();
+        if (lo != null) {
+            range = range.tailMap(lo, false);
+        }
+        if (hi != null) {
+            range = range.headMap(hi, false);
+        }
+        return range;
     }
 
     /**
@@ -244,7 +424,7 @@ final class EditPlanner {
         TreeMap<byte[], Long> now = committedNow.get(level);
         int at = gl.find(f.smallestKey);
         int g = at;
-        while (g > 0 && removed.containsKey(gl.keys[g])) {
+        while (g > 0 && removedAt(gl.keys[g], level)) {
             g--;
         }
         byte[] key = gl.keys[g];
@@ -255,7 +435,7 @@ final class EditPlanner {
             id = floor.getValue();
         }
         int u = at + 1;
-        while (u < gl.guardCount() && removed.containsKey(gl.keys[u])) {
+        while (u < gl.guardCount() && removedAt(gl.keys[u], level)) {
             u++;
         }
         byte[] upper = u < gl.guardCount() ? gl.keys[u] : null;
@@ -270,13 +450,20 @@ final class EditPlanner {
         return id;
     }
 
-    /** Re-records the tables that a guard committed by this edit takes over from the guard that held them. */
+    /**
+     * Re-records the tables that a guard committed by this edit takes over from the guard that held them,
+     * and those of guards this edit retires, which their preceding guards take over.
+     */
     private void movePlacedTables() {
         for (int level = 1; level <= last; level++) {
             GuardLevel gl = base.levels[level];
             Set<Integer> seen = new HashSet<>();
+            List<Integer> touched = new ArrayList<>();
             for (byte[] key : committedNow.get(level).keySet()) {
-                int g = gl.find(key);
+                touched.add(gl.find(key));
+            }
+            touched.addAll(retiredAt.get(level));
+            for (int g : touched) {
                 if (!seen.add(g)) {
                     continue;
                 }

@@ -42,8 +42,9 @@ import java.util.TreeMap;
  * and at the shallower level.
  *
  * <p>Guards are chosen at flush time from the flushed keys and recorded uncommitted with the flush;
- * compactions cut their output at them, and {@link EditPlanner} commits them (and deletes empty
- * ones) in the edits of later compactions.
+ * compactions cut their output at them, and {@link EditPlanner} commits them (deletes empty ones,
+ * and retires at a level those holding under {@code FlsmOptions.guardMinBytes} there) in the edits of
+ * later compactions.
  *
  * <p>Thread safety: {@link #candidates} and {@link #cursorSources} read only the version's immutable
  * {@link GuardIndex}; everything touching the guard set or the running compactions synchronizes on
@@ -60,6 +61,7 @@ public final class FlsmScheme implements CompactionScheme {
     private final int l0Stop;
     private final int maxTables;
     private final long guardMaxBytes;
+    private final long guardMinBytes;
     private final long targetFileSize;
     private final boolean parallelSeeks;
     private final GuardHash hash;
@@ -78,6 +80,7 @@ public final class FlsmScheme implements CompactionScheme {
         FlsmOptions f = (FlsmOptions) o.compactionOptions();
         maxTables = f.maxTablesPerGuard();
         guardMaxBytes = f.guardMaxBytes();
+        guardMinBytes = f.guardMinBytes();
         targetFileSize = o.targetFileSize();
         parallelSeeks = f.parallelSeeks();
         hash = new GuardHash(f.topLevelBits(), f.bitDecrement(), numLevels);
@@ -109,8 +112,9 @@ public final class FlsmScheme implements CompactionScheme {
             return;
         }
         synchronized (this) {
-            GuardSet.Guard g = guards.get(key);
-            if (g == null || g.top > top) {
+            // A known guard is left as it is: one retired as too small is selected back by its data
+            // (EditPlanner), not by the next write of its key.
+            if (guards.get(key) == null) {
                 selected.merge(key, top, Math::min);
             }
         }
@@ -221,7 +225,12 @@ public final class FlsmScheme implements CompactionScheme {
         }
         boolean inPlace = level == last || (level == last - 1 && !byBytes
                 && idx.levels[last].totalBytes > HORIZONTAL_RATIO * gl.totalBytes);
-        if (inPlace && gl.depth[g] < 2) {
+        int small = 0;
+        for (FileMeta f : tables) {
+            small += f.fileSize < guardMinBytes ? 1 : 0;
+        }
+        // Merging in place gains nothing unless tables overlap or small ones can be joined.
+        if (inPlace && gl.depth[g] < 2 && small < 2) {
             if (level == last) {
                 return null;
             }
@@ -339,7 +348,7 @@ public final class FlsmScheme implements CompactionScheme {
 
     @Override
     public synchronized void prepare(Version base, VersionEdit edit) {
-        EditPlanner.plan(guards, base, GuardIndex.of(base, numLevels), edit, running);
+        EditPlanner.plan(guards, base, GuardIndex.of(base, numLevels), edit, running, guardMinBytes, hash);
     }
 
     /** The guard set (tests inspect it; callers synchronize on this scheme). */
@@ -353,6 +362,6 @@ public final class FlsmScheme implements CompactionScheme {
 
     @Override
     public synchronized Object index(Version v) {
-        return GuardIndex.build(v, guards, maxTables, guardMaxBytes);
+        return GuardIndex.build(v, guards, maxTables, guardMaxBytes, guardMinBytes);
     }
 }

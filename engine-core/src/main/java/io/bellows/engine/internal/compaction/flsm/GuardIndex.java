@@ -47,9 +47,12 @@ final class GuardIndex {
     /**
      * @param maxTables depth at which a guard is due
      * @param guardMaxBytes byte cap of a level-1 guard, doubled per level; the last level has none
+     * @param guardMinBytes tables under this size count toward a guard's merge even when they do not overlap:
+     *     a guard that took over the range of retired guards (EditPlanner) holds their small tables side by
+     *     side, which only a merge consolidates
      * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
      */
-    static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes) {
+    static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes, long guardMinBytes) {
         int numLevels = v.numLevels();
         int last = numLevels - 1;
         GuardLevel[] levels = new GuardLevel[numLevels];
@@ -63,7 +66,11 @@ final class GuardIndex {
                 if (gl.tables[g].length == 0) {
                     continue;
                 }
-                double byDepth = (double) gl.depth[g] / trigger;
+                int small = 0;
+                for (FileMeta f : gl.tables[g]) {
+                    small += f.fileSize < guardMinBytes ? 1 : 0;
+                }
+                double byDepth = (double) Math.max(gl.depth[g], small) / trigger;
                 double byBytes = level == last ? 0 : (double) gl.bytes[g] / cap;
                 double score = Math.max(byDepth, byBytes);
                 if (score >= 1) {

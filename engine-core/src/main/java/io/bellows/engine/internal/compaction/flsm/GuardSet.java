@@ -24,8 +24,11 @@ final class GuardSet {
         long id;
         /** Shallowest committed level; {@code numLevels} while committed nowhere. */
         int committedFrom;
-        /** Order of selection in this process: a compaction picked before it does not cut at it. */
-        final long epoch;
+        /**
+         * Order of selection (or of the last lowering of {@code top}) in this process: a compaction picked
+         * before it does not cut at it.
+         */
+        long epoch;
 
         Guard(byte[] key, int top, int committedFrom, long epoch) {
             this.key = key;
@@ -55,7 +58,8 @@ final class GuardSet {
         GuardRecords.Decoded r = GuardRecords.decode(record);
         switch (r.kind()) {
             case GuardRecords.SELECT:
-                if (r.level() < numLevels) {
+                // Top level numLevels: a guard retired at every level, kept so that its key is not chosen again.
+                if (r.level() <= numLevels) {
                     select(r.key(), r.level());
                 }
                 break;
@@ -85,9 +89,12 @@ final class GuardSet {
         if (g == null) {
             g = new Guard(key, top, numLevels, ++epoch);
             known.put(key, g);
-            uncommitted.put(key, g);
+            if (top < numLevels) {
+                uncommitted.put(key, g);
+            }
         } else if (top < g.top) {
             g.top = top;
+            g.epoch = ++epoch;
             uncommitted.put(key, g);
         }
         return g;

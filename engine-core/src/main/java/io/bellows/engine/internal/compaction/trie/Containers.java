@@ -35,6 +35,16 @@ final class Containers {
         return id(level(id) - 1, path(id) >>> 3);
     }
 
+    /** The container at {@code level} (at or above {@code id}'s) on {@code id}'s path. */
+    static long ancestor(long id, int level) {
+        return id(level, path(id) >>> (3 * (level(id) - level)));
+    }
+
+    /** Whether {@code id} lies strictly below {@code top}, on a path through it. */
+    static boolean isBelow(long id, long top) {
+        return level(id) > level(top) && ancestor(id, level(top)) == top;
+    }
+
     static long placement(long id, long dataBytes) {
         long kib = Math.min(0xffffffffL, (dataBytes + 1023) >>> 10);
         return kib << 32 | id;

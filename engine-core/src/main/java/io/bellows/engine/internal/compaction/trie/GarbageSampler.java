@@ -4,6 +4,7 @@ import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.htable.Entry;
 import io.bellows.engine.internal.table.htable.HTableReader;
+import io.bellows.engine.internal.table.htable.KeyHash;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,7 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Estimates the garbage ratio of a last-level container (the paper's sampling, end of §2.4.3): reads
- * the same few buckets in every table of its pile, newest first, and weighs the items that a merge of
+ * the same few buckets in every table of its pile (the bucket a random hash lands in, in each table's
+ * own bucket count), newest first, and weighs the items that a merge of
  * the pile would drop: versions shadowed by a newer one and tombstones. Only physical buckets are
  * sampled, so versions migrated to other buckets are missed; the estimate is a trigger, not a count.
  */
@@ -24,18 +26,19 @@ final class GarbageSampler {
     private GarbageSampler() {}
 
     /** Garbage bytes / item bytes over the sampled buckets of {@code pile} (newest first); 0 if empty. */
-    static double estimate(List<FileMeta> pile, TableSource tables, int buckets) throws IOException {
+    static double estimate(List<FileMeta> pile, TableSource tables) throws IOException {
         if (pile.isEmpty()) {
             return 0;
         }
         long total = 0;
         long garbage = 0;
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        for (int i = 0; i < Math.min(SAMPLED_BUCKETS, buckets); i++) {
-            int b = rnd.nextInt(buckets);
+        for (int i = 0; i < SAMPLED_BUCKETS; i++) {
+            long hashBits = rnd.nextLong();
             Set<ByteBuffer> seen = new HashSet<>();
             for (FileMeta f : pile) {
-                List<Entry> items = tables.reader(f, HTableReader.class).bucketItems(b);
+                HTableReader r = tables.reader(f, HTableReader.class);
+                List<Entry> items = r.bucketItems(KeyHash.bucket(hashBits, r.buckets()));
                 // Within a table a key's versions are newest first once sorted.
                 items.sort(Entry.ORDER);
                 for (Entry e : items) {

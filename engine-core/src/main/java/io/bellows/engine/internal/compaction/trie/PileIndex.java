@@ -23,6 +23,8 @@ final class PileIndex {
     final Version version;
     private final Map<Long, List<FileMeta>> piles = new HashMap<>();
     private final Map<Long, Long> volumes = new HashMap<>();
+    /** Data volume of each container with its descendants, for every container on a path to a table. */
+    private final Map<Long, Long> subtreeVolumes = new HashMap<>();
 
     PileIndex(Version v) {
         this.version = v;
@@ -37,6 +39,42 @@ final class PileIndex {
         for (List<FileMeta> pile : piles.values()) {
             pile.sort(NEWEST_FIRST);
         }
+        for (Map.Entry<Long, Long> e : volumes.entrySet()) {
+            for (long c = e.getKey(); ; c = Containers.parent(c)) {
+                subtreeVolumes.merge(c, e.getValue(), Long::sum);
+                if (Containers.level(c) == 0) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Data volume of container {@code id} and every container below it. */
+    long subtreeVolume(long id) {
+        return subtreeVolumes.getOrDefault(id, 0L);
+    }
+
+    /** Containers at {@code level} holding a table or having one below them. */
+    List<Long> subtreesAt(int level) {
+        List<Long> out = new ArrayList<>();
+        for (long c : subtreeVolumes.keySet()) {
+            if (Containers.level(c) == level) {
+                out.add(c);
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** The tables of every container strictly below {@code id}. */
+    List<FileMeta> below(long id) {
+        List<FileMeta> out = new ArrayList<>();
+        for (Map.Entry<Long, List<FileMeta>> e : piles.entrySet()) {
+            if (Containers.isBelow(e.getKey(), id)) {
+                out.addAll(e.getValue());
+            }
+        }
+        return out;
     }
 
     /** The pile of container {@code id}, newest first; empty if it holds no table. */

@@ -28,6 +28,7 @@ import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -47,6 +49,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * where the low write amplification comes from. Last-level containers are garbage-collected (their
  * pile merged into itself, dropping shadowed versions and tombstones) when a sampled garbage ratio
  * passes {@code TrieOptions.gcGarbageRatio}.
+ *
+ * <p>Small data stays high in the trie. The paper's tables are always full (a MemTable flush fills
+ * one); here flushes, {@code compactRange} and deletes make small ones, so tables are sized by what
+ * they hold (docs/formats/htable.md), a pile of many tables holding less than its trigger is merged
+ * in place rather than pushed down (which would give each of 8 children a table), and
+ * {@code compactRange} keeps a subtree holding less than a trigger's worth in its top container.
+ * Table bytes and counts so follow the data (TrieSpaceTest).
  *
  * <p>State (scheme records): the store's hash seed with the trie depth and bucket count it was
  * created with (reopening with others is refused, since placements and clusters depend on them),
@@ -66,6 +75,12 @@ public final class TrieScheme implements CompactionScheme {
      * one plus a nearly empty one (the authors' code drains about 7.2 tables' worth the same way).
      */
     static final double DRAIN_FILL = 0.96;
+    /**
+     * Tables at which a pile holding less than one full table is merged in place: every table of a pile
+     * repeats the filters of the smaller tables below it in its BloomCluster (one box per column), so a
+     * pile of many small tables would cost more in clusters than in data.
+     */
+    static final int SMALL_PILE_TABLES = 4;
 
     private final int depth;
     private final int pileTrigger;
@@ -75,6 +90,10 @@ public final class TrieScheme implements CompactionScheme {
     private final int bloomBitsPerKey;
     private final double gcRatio;
     private final long tableCapacity;
+    /** Data volume of a pile that starts its push down (and the most compactRange keeps in a subtree's top). */
+    private final double triggerVolume;
+    /** What compactRange decided for each container of its compactions' top level; see {@link #pickManual}. */
+    private final Map<Compaction, Plan> plans = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile KeyHash hash;
     /** Garbage estimates (per mille) of last-level containers. */
     private final Map<Long, Integer> garbage = new HashMap<>();
@@ -85,6 +104,9 @@ public final class TrieScheme implements CompactionScheme {
     private final long filterCacheBytes;
     /** TrieOptions.hashSeed if set: a new store takes it, an existing one must have been made with it. */
     private final Long requestedSeed;
+
+    /** The top level of a manual compaction and its containers that take their subtree in place. */
+    private record Plan(int level, Set<Long> inPlace) {}
 
     public TrieScheme(EngineOptions o) {
         TrieOptions t = (TrieOptions) o.compactionOptions();
@@ -97,6 +119,7 @@ public final class TrieScheme implements CompactionScheme {
         gcRatio = t.gcGarbageRatio();
         filterCacheBytes = t.filterCacheSize();
         tableCapacity = HTableFormat.capacity(buckets);
+        triggerVolume = TRIGGER_FILL * pileTrigger * tableCapacity;
         requestedSeed = t.hashSeed().isPresent() ? t.hashSeed().getAsLong() : null;
         hash = new KeyHash(requestedSeed != null ? requestedSeed : new SecureRandom().nextLong());
     }
@@ -111,12 +134,12 @@ public final class TrieScheme implements CompactionScheme {
         return depth;
     }
 
-    /** HTables, read through one BloomCluster page cache per store, owned here. */
+    /** HTables, read through one BloomCluster page cache per store, owned here, and the engine's block cache. */
     @Override
     public void registerTableFormats(TableFormats formats, EngineCounters counters) {
         FilterPageCache filterCache = new FilterPageCache(filterCacheBytes);
-        formats.register(FileHeader.KIND_HTABLE,
-                (file, path, number) -> HTableReader.open(file, path, number, filterCache, counters));
+        formats.register(FileHeader.KIND_HTABLE, (file, path, number) -> HTableReader.open(file, path, number,
+                filterCache, formats.blockCache(), counters));
     }
 
     KeyHash hash() {
@@ -171,71 +194,105 @@ public final class TrieScheme implements CompactionScheme {
         return new TrieSink(ctx, this, c.outputLevel(), inputs, stamp);
     }
 
+    /**
+     * Merges the inputs group by group: a group is the inputs at or below one container of the top input
+     * level, written back into that container (in place: a pile merge, a garbage collection, or a
+     * compactRange pulling a small subtree up) or pushed down to its children. Tombstones go where a
+     * group's whole subtree is merged in place, since nothing older can hide below it.
+     */
     @Override
     public VersionEdit runCompaction(Compaction c, TableSource tables, long[] snapshots, TableSink out)
             throws IOException {
         TrieSink sink = (TrieSink) out;
         VersionEdit edit = new VersionEdit();
         Version v = sink.baseVersion();
+        PileIndex idx = piles(v);
+        Plan plan = plans.remove(c);
+        int top = plan != null ? plan.level : Integer.MAX_VALUE;
+        Set<Long> inputs = new HashSet<>();
+        for (Compaction.Input in : c.inputs()) {
+            top = Math.min(top, in.level());
+            inputs.add(in.file().number);
+        }
         Map<Long, List<FileMeta>> groups = new LinkedHashMap<>();
-        int inputLevel = c.inputs().get(0).level();
         for (Compaction.Input in : c.inputs()) {
             edit.deleteFile(in.level(), in.file().number);
-            groups.computeIfAbsent(Containers.containerOf(v.placement(in.file().number)), k -> new ArrayList<>())
-                    .add(in.file());
+            long container = Containers.containerOf(v.placement(in.file().number));
+            groups.computeIfAbsent(Containers.ancestor(container, top), k -> new ArrayList<>()).add(in.file());
         }
-        for (List<FileMeta> group : groups.values()) {
-            List<InternalIterator> sources = new ArrayList<>(group.size());
-            try {
-                for (FileMeta f : group) {
-                    sources.add(tables.reader(f, HTableReader.class).iterator());
-                }
-            } catch (IOException | RuntimeException e) {
-                for (InternalIterator i : sources) {
-                    i.close();
-                }
-                throw e;
+        Set<Long> inPlace = new HashSet<>();
+        for (Map.Entry<Long, List<FileMeta>> group : groups.entrySet()) {
+            long g = group.getKey();
+            boolean here = plan != null ? plan.inPlace.contains(g) : c.outputLevel() == top;
+            if (here) {
+                inPlace.add(g);
             }
-            try (MergingIterator it = new MergingIterator(sources)) {
-                VersionPruner pruner = new VersionPruner(snapshots, c.baseLevelTest());
-                for (it.seekToFirst(); it.isValid(); it.next()) {
-                    if (pruner.keep(it.key(), it.sequence(), it.kind())) {
-                        sink.add(it.key(), it.sequence(), it.kind(), it.value());
-                    }
-                }
-            }
+            boolean whole = here && allInputs(idx.pile(g), inputs) && allInputs(idx.below(g), inputs);
+            sink.level(here ? top : top + 1);
+            merge(group.getValue(), tables, new VersionPruner(snapshots, whole ? key -> true : null), sink);
             sink.finishStreams();
         }
         List<TrieSink.Placed> placed = sink.finishPlaced();
         Map<Long, List<FileMeta>> written = new LinkedHashMap<>();
         for (TrieSink.Placed p : placed) {
-            edit.addFile(c.outputLevel(), p.placement(), p.meta());
+            edit.addFile(Containers.level(p.placement()), p.placement(), p.meta());
             pendingVolumes.remove(p.meta().number);
             written.computeIfAbsent(Containers.containerOf(p.placement()), k -> new ArrayList<>()).add(p.meta());
         }
-        if (c.outputLevel() == depth - 1) {
-            Set<Long> inputs = new HashSet<>();
-            for (FileMeta f : c.inputFiles()) {
-                inputs.add(f.number);
-            }
-            PileIndex idx = piles(v);
-            Set<Long> sampled = new HashSet<>(written.keySet());
-            if (inputLevel == c.outputLevel()) {
-                sampled.addAll(groups.keySet());
-            }
-            for (long container : sampled) {
-                List<FileMeta> pile = new ArrayList<>(written.getOrDefault(container, List.of()));
-                pile.sort(PileIndex.NEWEST_FIRST);
-                for (FileMeta f : idx.pile(container)) {
-                    if (!inputs.contains(f.number)) {
-                        pile.add(f);
-                    }
-                }
-                int perMille = (int) Math.round(1000 * GarbageSampler.estimate(pile, tables, buckets));
-                edit.schemeRecord(garbageRecord(container, perMille));
+        Set<Long> sampled = new HashSet<>();
+        for (long container : written.keySet()) {
+            if (Containers.level(container) == depth - 1) {
+                sampled.add(container);
             }
         }
+        for (long g : inPlace) {
+            if (Containers.level(g) == depth - 1) {
+                sampled.add(g);
+            }
+        }
+        for (long container : sampled) {
+            List<FileMeta> pile = new ArrayList<>(written.getOrDefault(container, List.of()));
+            pile.sort(PileIndex.NEWEST_FIRST);
+            for (FileMeta f : idx.pile(container)) {
+                if (!inputs.contains(f.number)) {
+                    pile.add(f);
+                }
+            }
+            int perMille = (int) Math.round(1000 * GarbageSampler.estimate(pile, tables));
+            edit.schemeRecord(garbageRecord(container, perMille));
+        }
         return edit;
+    }
+
+    private static boolean allInputs(List<FileMeta> files, Set<Long> inputs) {
+        for (FileMeta f : files) {
+            if (!inputs.contains(f.number)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void merge(List<FileMeta> group, TableSource tables, VersionPruner pruner, TrieSink sink)
+            throws IOException {
+        List<InternalIterator> sources = new ArrayList<>(group.size());
+        try {
+            for (FileMeta f : group) {
+                sources.add(tables.reader(f, HTableReader.class).iterator());
+            }
+        } catch (IOException | RuntimeException e) {
+            for (InternalIterator i : sources) {
+                i.close();
+            }
+            throw e;
+        }
+        try (MergingIterator it = new MergingIterator(sources)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                    sink.add(it.key(), it.sequence(), it.kind(), it.value());
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------ reads
@@ -261,7 +318,6 @@ public final class TrieScheme implements CompactionScheme {
         KeyHash h = hash;
         long hi = h.hi(key);
         long lo = h.lo(key);
-        int bucket = KeyHash.bucket(hi, buckets);
         long bloom = KeyHash.bloom(lo);
         for (int level = 0; level < depth; level++) {
             List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
@@ -270,13 +326,13 @@ public final class TrieScheme implements CompactionScheme {
                 HTableReader r = tables.reader(f, HTableReader.class);
                 counters.tablesProbed.increment();
                 if (box == null || !box.covers(f.number)) {
-                    box = r.clusterBox(bucket, fillCache);
+                    box = r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), fillCache);
                 }
                 if (!box.mayContain(f.number, bloom)) {
                     counters.bloomNegatives.increment();
                     continue;
                 }
-                if (r.get(key, hi, lo, seq, out)) {
+                if (r.get(key, hi, lo, seq, fillCache, out)) {
                     return true;
                 }
             }
@@ -292,24 +348,36 @@ public final class TrieScheme implements CompactionScheme {
 
     // ------------------------------------------------------------------ compaction picking
 
+    /**
+     * The most urgent of: a pile above the last level holding its trigger's worth of data, whose oldest
+     * tables are pushed down to its children (the paper's compaction); a pile of {@code 2 * pileTrigger}
+     * tables holding less ({@link #SMALL_PILE_TABLES} if less than one full table), merged in place into
+     * one batch, since pushing small data down would give each child a small table of its own; a
+     * last-level pile whose sampled garbage passed the ratio, garbage-collected in place.
+     */
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
         PileIndex idx = piles(v);
         long best = -1;
         double bestScore = 0;
-        boolean bestGc = false;
-        double trigger = TRIGGER_FILL * pileTrigger * tableCapacity;
+        boolean bestInPlace = false;
         for (long c : idx.containers()) {
             int level = Containers.level(c);
             List<FileMeta> pile = idx.pile(c);
             if (anyBusy(pile, busy)) {
                 continue;
             }
+            boolean parentBusy = level > 0 && anyBusy(idx.pile(Containers.parent(c)), busy);
             double score;
-            boolean gc = level == depth - 1;
-            if (!gc) {
-                score = Math.max(idx.volume(c) / trigger, pile.size() / (2.0 * pileTrigger));
-                if (score < 1 || childrenBusy(idx, c, busy)) {
+            boolean inPlace;
+            if (level < depth - 1) {
+                score = idx.volume(c) / triggerVolume;
+                inPlace = score < 1;
+                if (inPlace) {
+                    double limit = idx.volume(c) < tableCapacity ? SMALL_PILE_TABLES : 2.0 * pileTrigger;
+                    score = pile.size() / limit;
+                }
+                if (score < 1 || (inPlace ? parentBusy : childrenBusy(idx, c, busy))) {
                     continue;
                 }
             } else {
@@ -318,22 +386,24 @@ public final class TrieScheme implements CompactionScheme {
                     g = garbage.get(c);
                 }
                 score = g == null ? 0 : g / 1000.0 / gcRatio;
-                if (score < 1 || (level > 0 && anyBusy(idx.pile(Containers.parent(c)), busy))) {
+                inPlace = true;
+                if (score < 1 || parentBusy) {
                     continue;
                 }
             }
             if (score > bestScore) {
                 best = c;
                 bestScore = score;
-                bestGc = gc;
+                bestInPlace = inPlace;
             }
         }
         if (best < 0) {
             return null;
         }
-        List<FileMeta> inputs = bestGc ? idx.pile(best) : oldest(idx, best);
-        return compaction(inputs, Containers.level(best), bestGc,
-                (bestGc ? "garbage collection of " : "pile of ") + Containers.name(best));
+        int level = Containers.level(best);
+        String reason = !bestInPlace ? "pile of " : level == depth - 1 ? "garbage collection of " : "pile merge of ";
+        return compaction(bestInPlace ? idx.pile(best) : oldest(idx, best), level, bestInPlace ? level : level + 1,
+                reason + Containers.name(best));
     }
 
     /**
@@ -358,13 +428,12 @@ public final class TrieScheme implements CompactionScheme {
         return out;
     }
 
-    private Compaction compaction(List<FileMeta> files, int level, boolean gc, String reason) {
+    private static Compaction compaction(List<FileMeta> files, int level, int outputLevel, String reason) {
         List<Compaction.Input> inputs = new ArrayList<>(files.size());
         for (FileMeta f : files) {
             inputs.add(new Compaction.Input(level, f));
         }
-        // Tombstones can go only where nothing older can hide below: when a last-level pile is merged whole.
-        return new Compaction(inputs, gc ? level : level + 1, false, null, gc ? key -> true : null, reason);
+        return new Compaction(inputs, outputLevel, false, null, null, reason);
     }
 
     private boolean childrenBusy(PileIndex idx, long c, Set<Long> busy) {
@@ -386,15 +455,39 @@ public final class TrieScheme implements CompactionScheme {
     }
 
     /**
-     * compactRange ignores the range (keys have no order here): each level above the last is pushed
-     * down whole, then the last level is garbage-collected, leaving one batch per container.
+     * compactRange ignores the range (keys have no order here) and goes down the trie one level per
+     * call. A container whose subtree holds more than a pile's trigger is pushed down whole, as the
+     * paper's compaction would; any other container (every one at the last level) takes its whole
+     * subtree in place, dropping shadowed versions and tombstones. A store so ends with each key's data
+     * in one container, and small stores stay near the root instead of being spread over thousands of
+     * last-level containers with a table each.
      */
     @Override
     public Compaction pickManual(Version v, int level, byte[] from, byte[] to) {
-        if (level >= depth || v.files(level).isEmpty()) {
+        if (level >= depth) {
             return null;
         }
-        return compaction(v.files(level), level, level == depth - 1, "manual");
+        PileIndex idx = piles(v);
+        List<Compaction.Input> inputs = new ArrayList<>();
+        Set<Long> inPlace = new HashSet<>();
+        for (long c : idx.subtreesAt(level)) {
+            boolean here = level == depth - 1 || idx.subtreeVolume(c) <= triggerVolume;
+            if (here) {
+                inPlace.add(c);
+                for (FileMeta f : idx.below(c)) {
+                    inputs.add(new Compaction.Input(Containers.level(Containers.containerOf(v.placement(f.number))), f));
+                }
+            }
+            for (FileMeta f : idx.pile(c)) {
+                inputs.add(new Compaction.Input(level, f));
+            }
+        }
+        if (inputs.isEmpty()) {
+            return null;
+        }
+        Compaction c = new Compaction(inputs, Math.min(level + 1, depth - 1), false, null, null, "manual");
+        plans.put(c, new Plan(level, inPlace));
+        return c;
     }
 
     @Override

@@ -23,9 +23,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Writes the entries of a flush or compaction into HTables of the containers at one trie level, each
- * entry to the container its hash names. A container's stream cuts a new table only between user keys
- * when the next key would pass the 95% fill limit; each table's BloomCluster covers the container's
+ * Writes the entries of a flush or compaction into HTables of the containers at a trie level, each
+ * entry to the container its hash names; each table is sized by what it holds. A container's stream
+ * cuts a new table only between user keys when the next key would pass the 95% fill limit of a full
+ * table; each table's BloomCluster covers the container's
  * pile as of the version this sink started from (minus the tables being compacted away) plus the
  * tables written before it in this stream.
  *
@@ -38,7 +39,7 @@ final class TrieSink implements TableSink {
     private final TableWriteContext ctx;
     private final TrieScheme scheme;
     private final KeyHash hash;
-    private final int level;
+    private int level;
     private final Set<Long> excluded;
     private final long stampFloor;
     private final Version base;
@@ -73,6 +74,14 @@ final class TrieSink implements TableSink {
             open.put(c, s);
         }
         s.add(key, seq, kind, value, hi, lo);
+    }
+
+    /**
+     * Sends the entries added from now on to the containers of {@code level} (a compaction writes some
+     * groups in place and pushes others down). Call between {@link #finishStreams} and the next add.
+     */
+    void level(int level) {
+        this.level = level;
     }
 
     /** The version this sink started from (retained until it finishes or is abandoned). */

@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Writes a BloomCluster: for each bucket column, one box holding the filters of that bucket in every
- * table of the pile (newest first), packed into 4 KiB-aligned page runs so a lookup reads one run:
+ * Writes a BloomCluster: for each column, one box holding the filters of the bucket that column
+ * nests in, in every table of the pile (newest first), packed into 4 KiB-aligned page runs so a lookup reads one run:
  *
  * <pre>
  *  run (one page, or several for a box larger than a page):
@@ -26,12 +26,33 @@ final class ClusterPacker {
 
     private final HTableWriter.Out out;
     private final List<TableFilters> column;
-    private final int buckets;
+    private final int columns;
 
-    ClusterPacker(HTableWriter.Out out, List<TableFilters> column, int buckets) {
+    /**
+     * @param column the new table's filters, then those of the older tables of its pile, newest first.
+     *     The cluster has as many columns as the largest of them has buckets, so that a box stays one
+     *     page whatever the sizes: a smaller table's filter of bucket b is repeated in each of the
+     *     columns that nest in b (bucket counts differ by powers of two).
+     */
+    ClusterPacker(HTableWriter.Out out, List<TableFilters> column) {
         this.out = out;
         this.column = column;
-        this.buckets = buckets;
+        int max = 0;
+        for (TableFilters t : column) {
+            max = Math.max(max, t.filters().length);
+        }
+        for (TableFilters t : column) {
+            if (max % t.filters().length != 0 || Integer.bitCount(max / t.filters().length) != 1) {
+                throw new IllegalStateException("table " + t.number() + " has " + t.filters().length
+                        + " buckets, not the largest table's " + max + " divided by a power of two");
+            }
+        }
+        this.columns = max;
+    }
+
+    /** Columns (boxes) of the cluster. */
+    int columns() {
+        return columns;
     }
 
     /** Writes the runs; appends (first bucket, pages) of each run to {@code index}; returns the run count. */
@@ -40,7 +61,7 @@ final class ClusterPacker {
         ByteArrayOutputStream run = new ByteArrayOutputStream(HTableFormat.BUCKET_SIZE);
         int runFirst = 0;
         int runBoxes = 0;
-        for (int b = 0; b < buckets; b++) {
+        for (int b = 0; b < columns; b++) {
             byte[] box = box(b, scratch);
             int need = Coding.varLongSize(box.length) + box.length;
             if (runBoxes > 0 && run.size() + need > HTableFormat.BUCKET_SIZE - RUN_HEADER - RUN_TRAILER) {
@@ -67,7 +88,7 @@ final class ClusterPacker {
         ByteArrayOutputStream box = new ByteArrayOutputStream(64);
         HTableWriter.putVar(box, scratch, column.size());
         for (TableFilters t : column) {
-            byte[] f = t.filters()[b];
+            byte[] f = t.filters()[b / (columns / t.filters().length)];
             HTableWriter.putVar(box, scratch, t.number());
             HTableWriter.putVar(box, scratch, f.length);
             box.write(f, 0, f.length);

@@ -18,7 +18,10 @@ import io.bellows.engine.internal.util.Coding;
  * All integers are little-endian. The CRC covers bytes [0, 4092).
  */
 public final class HTableFormat {
-    public static final int VERSION = 1;
+    /** Version 2 added the BloomCluster's column count to the metadata (tables sized by their data). */
+    public static final int VERSION = 2;
+    /** Oldest version readers accept: version 1 tables all have the store's bucket count, columns = buckets. */
+    public static final int MIN_READ_VERSION = 1;
     public static final int BUCKET_SIZE = 4096;
     public static final int COUNT_LENGTH = 2;
     public static final int TRAILER_LENGTH = 12;
@@ -54,6 +57,21 @@ public final class HTableFormat {
     /** Most item bytes a table of {@code buckets} buckets is filled with. */
     public static long capacity(int buckets) {
         return (long) (MAX_FILL * buckets * PAYLOAD);
+    }
+
+    /**
+     * The bucket count of a table holding {@code dataBytes} of items in a store of {@code maxBuckets}:
+     * the fewest of maxBuckets, maxBuckets / 2, maxBuckets / 4, ... (while the division is exact) whose
+     * capacity holds the data. Dividing by powers of two keeps a key's home buckets nested: its bucket in
+     * a table of n / 2 buckets is its bucket in a table of n, halved (see KeyHash#bucket), which is how
+     * one BloomCluster box still covers tables of every size.
+     */
+    public static int bucketsFor(int maxBuckets, long dataBytes) {
+        int n = maxBuckets;
+        while ((n & 1) == 0 && capacity(n >> 1) >= dataBytes) {
+            n >>= 1;
+        }
+        return n;
     }
 
     /** Encoded size of an item: three varints, key, value. */

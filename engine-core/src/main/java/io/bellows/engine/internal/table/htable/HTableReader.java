@@ -7,6 +7,7 @@ import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.table.OpenTable;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Checksums;
@@ -31,6 +32,8 @@ public final class HTableReader implements OpenTable {
     private final Path path;
     private final long number;
     private final FilterPageCache filterCache;
+    /** Verified buckets, keyed by (table number, file offset): the engine's block cache. */
+    private final BlockCache blockCache;
     private final EngineCounters counters;
     private final KeyHash hash;
     private final int buckets;
@@ -41,6 +44,8 @@ public final class HTableReader implements OpenTable {
     private final int filtersLength;
     private final int filtersCrc;
     private final long clusterOffset;
+    /** Boxes of this table's BloomCluster: its bucket count or, in a pile of larger tables, theirs. */
+    private final int clusterColumns;
     /** First bucket and page count of each BloomCluster run; runStart is in pages from clusterOffset. */
     private final int[] runFirst;
     private final int[] runStart;
@@ -61,12 +66,13 @@ public final class HTableReader implements OpenTable {
     private final int[] overflowValueAt;
     private final int[] overflowValueLength;
 
-    private HTableReader(ReadableFile file, Path path, long number, FilterPageCache filterCache,
-            EngineCounters counters, byte[] meta) throws IOException {
+    private HTableReader(ReadableFile file, Path path, long number, FilterPageCache filterCache, BlockCache blockCache,
+            EngineCounters counters, int version, byte[] meta) throws IOException {
         this.file = file;
         this.path = path;
         this.number = number;
         this.filterCache = filterCache;
+        this.blockCache = blockCache;
         this.counters = counters;
         int[] pos = {0};
         int n = meta.length;
@@ -83,6 +89,10 @@ public final class HTableReader implements OpenTable {
         filtersLength = Math.toIntExact(Coding.getVarLong(meta, pos, n));
         filtersCrc = (int) Coding.getVarLong(meta, pos, n);
         clusterOffset = Coding.getVarLong(meta, pos, n);
+        clusterColumns = version >= 2 ? Coding.getVarInt(meta, pos, n) : buckets;
+        if (clusterColumns < buckets || clusterColumns > HTableFormat.MAX_BUCKETS || clusterColumns % buckets != 0) {
+            throw new IllegalStateException(clusterColumns + " BloomCluster columns for " + buckets + " buckets");
+        }
         int runs = Coding.getVarInt(meta, pos, n);
         runFirst = new int[runs];
         runStart = new int[runs];
@@ -161,16 +171,25 @@ public final class HTableReader implements OpenTable {
         return Arrays.copyOfRange(item, overflowValueAt[i], overflowValueAt[i] + overflowValueLength[i]);
     }
 
-    /** Opens the HTable in {@code file}; on failure the caller still owns (and closes) the file. */
+    /** Opens the HTable in {@code file} with no bucket cache; on failure the caller still owns (and closes) the file. */
     public static HTableReader open(ReadableFile file, Path path, long number, FilterPageCache filterCache,
             EngineCounters counters) throws IOException {
+        return open(file, path, number, filterCache, new BlockCache(0), counters);
+    }
+
+    /**
+     * Opens the HTable in {@code file}, caching the buckets lookups read in {@code blockCache}; on failure
+     * the caller still owns (and closes) the file.
+     */
+    public static HTableReader open(ReadableFile file, Path path, long number, FilterPageCache filterCache,
+            BlockCache blockCache, EngineCounters counters) throws IOException {
         long size = file.size();
         if (size < HTableFormat.BUCKET_SIZE + HTableFormat.FOOTER_LENGTH) {
             throw new CorruptionException(path, 0, "file of " + size + " bytes is too short for an HTable");
         }
         byte[] header = file.read(0, FileHeader.LENGTH);
-        FileHeader.check(header, 0, header.length, path, FileHeader.KIND_HTABLE, HTableFormat.VERSION,
-                HTableFormat.VERSION);
+        int version = FileHeader.check(header, 0, header.length, path, FileHeader.KIND_HTABLE,
+                HTableFormat.MIN_READ_VERSION, HTableFormat.VERSION);
         long footerAt = size - HTableFormat.FOOTER_LENGTH;
         byte[] footer = file.read(footerAt, HTableFormat.FOOTER_LENGTH);
         if (Coding.getLong(footer, 16) != HTableFormat.FOOTER_MAGIC) {
@@ -187,7 +206,7 @@ public final class HTableReader implements OpenTable {
             throw new CorruptionException(path, metaAt, "HTable metadata checksum mismatch");
         }
         try {
-            return new HTableReader(file, path, number, filterCache, counters, meta);
+            return new HTableReader(file, path, number, filterCache, blockCache, counters, version, meta);
         } catch (IllegalStateException | ArithmeticException | IndexOutOfBoundsException e) {
             throw new CorruptionException(path, metaAt, "malformed HTable metadata: " + e.getMessage(), e);
         }
@@ -203,6 +222,11 @@ public final class HTableReader implements OpenTable {
 
     public int buckets() {
         return buckets;
+    }
+
+    /** Columns of this table's BloomCluster; a key's column is {@code KeyHash.bucket(hi, clusterColumns())}. */
+    public int clusterColumns() {
+        return clusterColumns;
     }
 
     public long entries() {
@@ -223,24 +247,27 @@ public final class HTableReader implements OpenTable {
         return hotSource.length;
     }
 
-    /** Point lookup computing the key's hash; HTables keep no block cache, so {@code fillCache} is moot. */
+    /** Point lookup computing the key's hash; {@code fillCache} says whether buckets read join the block cache. */
     @Override
     public boolean get(byte[] key, long seq, boolean fillCache, Lookup out) throws IOException {
-        return get(key, seq, out);
+        return get(key, hash.hi(key), hash.lo(key), seq, fillCache, out);
     }
 
     /** Point lookup computing the key's hash (the per-table path of the table cache). */
     public boolean get(byte[] key, long seq, Lookup out) throws IOException {
-        long hi = hash.hi(key);
-        long lo = hash.lo(key);
-        return get(key, hi, lo, seq, out);
+        return get(key, seq, true, out);
+    }
+
+    /** {@link #get(byte[], long, long, long, boolean, Lookup)} filling the block cache. */
+    public boolean get(byte[] key, long hi, long lo, long seq, Lookup out) throws IOException {
+        return get(key, hi, lo, seq, true, out);
     }
 
     /**
      * The newest entry of {@code key} with a sequence at or below {@code seq}, into {@code out}; false if
      * the table has none. {@code hi}/{@code lo} are the key's hash under this table's seed.
      */
-    public boolean get(byte[] key, long hi, long lo, long seq, Lookup out) throws IOException {
+    public boolean get(byte[] key, long hi, long lo, long seq, boolean fillCache, Lookup out) throws IOException {
         int overflow = findOverflow(key, seq);
         long bestSeq = overflow >= 0 ? overflowSeqs[overflow] : -1;
         int b = KeyHash.bucket(hi, buckets);
@@ -256,7 +283,7 @@ public final class HTableReader implements OpenTable {
                 b = hotDest[h];
                 continue;
             }
-            page = readBucket(b);
+            page = readBucket(b, fillCache);
             long s;
             try {
                 s = scan(page, key, seq, found);
@@ -344,12 +371,20 @@ public final class HTableReader implements OpenTable {
         return lo < overflowKeys.length && Arrays.equals(overflowKeys[lo], key) ? lo : -1;
     }
 
-    /** Reads and verifies bucket {@code b}. */
-    private byte[] readBucket(int b) throws IOException {
+    /** Bucket {@code b}, from the block cache or read and verified (then cached if {@code fillCache}). */
+    private byte[] readBucket(int b, boolean fillCache) throws IOException {
         long at = HTableFormat.bucketOffset(b);
-        byte[] page = file.read(at, HTableFormat.BUCKET_SIZE);
+        byte[] page = blockCache.getPage(number, at);
+        if (page != null) {
+            counters.blockCacheHits.increment();
+            return page;
+        }
+        page = file.read(at, HTableFormat.BUCKET_SIZE);
         counters.blockReads.increment();
         verifyBucket(page, 0, b, at);
+        if (fillCache) {
+            blockCache.putPage(number, at, page);
+        }
         return page;
     }
 
@@ -365,8 +400,8 @@ public final class HTableReader implements OpenTable {
     }
 
     /**
-     * The BloomCluster box of bucket column {@code bucket} stored in this table: one page run from the
-     * filter cache or the file (counted as a filter-block read).
+     * The BloomCluster box of column {@code bucket} (below {@link #clusterColumns()}) stored in this
+     * table: one page run from the filter cache or the file (counted as a filter-block read).
      */
     public ClusterBox clusterBox(int bucket, boolean fillCache) throws IOException {
         int lo = 0;
@@ -407,7 +442,7 @@ public final class HTableReader implements OpenTable {
         } catch (IllegalStateException e) {
             throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);
         }
-        throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks bucket " + bucket);
+        throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
     }
 
     /** This table's own per-bucket filters (to cluster them into newer tables of its container). */
@@ -433,7 +468,7 @@ public final class HTableReader implements OpenTable {
     /** The items physically stored in bucket {@code b} (garbage sampling). */
     public List<Entry> bucketItems(int b) throws IOException {
         List<Entry> out = new ArrayList<>();
-        parseBucket(readBucket(b), 0, HTableFormat.bucketOffset(b), out, false);
+        parseBucket(readBucket(b, false), 0, HTableFormat.bucketOffset(b), out, false);
         return out;
     }
 

@@ -13,8 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Builds one HTable (spec: docs/formats/htable.md): collects entries up to the table's capacity (95%
- * of its buckets' payload), then balances the buckets, builds one bloom filter per bucket over the
+ * Builds one HTable (spec: docs/formats/htable.md): collects entries up to the capacity of the store's
+ * largest table (95% of its buckets' payload), then sizes the table by what it holds
+ * ({@link HTableFormat#bucketsFor}), balances the buckets, builds one bloom filter per bucket over the
  * keys hashed to it, and writes buckets, overflow area, the table's own filters, the BloomCluster of
  * its container and the metadata. Entries must arrive in internal-key order (the versions of a key
  * together), which is what flushes and compactions produce.
@@ -23,24 +24,27 @@ import java.util.List;
  */
 public final class HTableWriter {
     private final KeyHash hash;
-    private final int buckets;
+    private final int maxBuckets;
     private final int bloomBitsPerKey;
+    /** Chosen when the table is written. */
+    private int buckets;
     private final List<Item> items = new ArrayList<>();
     private long dataBytes;
     private long maxSeq;
 
-    public HTableWriter(KeyHash hash, int buckets, int bloomBitsPerKey) {
-        if (buckets < 1 || buckets > HTableFormat.MAX_BUCKETS) {
-            throw new IllegalArgumentException("bucket count " + buckets + " outside [1, " + HTableFormat.MAX_BUCKETS
+    /** @param maxBuckets the bucket count of a full table (TrieOptions.tableBuckets) */
+    public HTableWriter(KeyHash hash, int maxBuckets, int bloomBitsPerKey) {
+        if (maxBuckets < 1 || maxBuckets > HTableFormat.MAX_BUCKETS) {
+            throw new IllegalArgumentException("bucket count " + maxBuckets + " outside [1, " + HTableFormat.MAX_BUCKETS
                     + "]");
         }
         this.hash = hash;
-        this.buckets = buckets;
+        this.maxBuckets = maxBuckets;
         this.bloomBitsPerKey = bloomBitsPerKey;
     }
 
     public void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) {
-        Item item = new Item(key, seq, kind, value, hi, lo, KeyHash.bucket(hi, buckets));
+        Item item = new Item(key, seq, kind, value, hi, lo, -1);
         items.add(item);
         dataBytes += item.size;
         maxSeq = Math.max(maxSeq, seq);
@@ -57,7 +61,7 @@ public final class HTableWriter {
 
     /** Whether adding {@code extra} more item bytes would pass the table's fill limit. */
     public boolean wouldOverfill(long extra) {
-        return dataBytes + extra > HTableFormat.capacity(buckets);
+        return dataBytes + extra > HTableFormat.capacity(maxBuckets);
     }
 
     /**
@@ -67,6 +71,10 @@ public final class HTableWriter {
     public HTableProperties write(WritableFile file, long number, List<TableFilters> older) throws IOException {
         if (items.isEmpty()) {
             throw new IllegalStateException("an HTable needs at least one entry");
+        }
+        buckets = HTableFormat.bucketsFor(maxBuckets, dataBytes);
+        for (Item item : items) {
+            item.home = KeyHash.bucket(item.hi, buckets);
         }
         byte[][] filters = buildFilters();
         BucketBalancer balancer = new BucketBalancer(buckets);
@@ -121,7 +129,8 @@ public final class HTableWriter {
         column.add(own);
         column.addAll(older);
         ByteArrayOutputStream runs = new ByteArrayOutputStream();
-        int runCount = new ClusterPacker(out, column, buckets).write(runs, scratch);
+        ClusterPacker packer = new ClusterPacker(out, column);
+        int runCount = packer.write(runs, scratch);
 
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
         putVar(meta, scratch, buckets);
@@ -134,6 +143,7 @@ public final class HTableWriter {
         putVar(meta, scratch, filtersLength);
         putVar(meta, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(filterBytes, 0, filterBytes.length)));
         putVar(meta, scratch, clusterOffset);
+        putVar(meta, scratch, packer.columns());
         putVar(meta, scratch, runCount);
         runs.writeTo(meta);
         writeHotMetadata(meta, scratch, balancer);

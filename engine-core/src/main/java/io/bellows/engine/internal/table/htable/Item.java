@@ -11,7 +11,8 @@ final class Item {
     final byte[] value;
     final long hi;
     final long lo;
-    final int home;
+    /** Home bucket; set once the table's bucket count is chosen, when it is written. */
+    int home;
     final int size;
 
     Item(byte[] key, long seq, int kind, byte[] value, long hi, long lo, int home) {

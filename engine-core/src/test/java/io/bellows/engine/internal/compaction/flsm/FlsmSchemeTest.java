@@ -36,6 +36,11 @@ class FlsmSchemeTest {
         return EngineConfigs.small(CompactionStyle.FLSM, InMemoryCompaction.NONE);
     }
 
+    /** {@link #options()} without guard retirement: every guard chosen is committed, whatever it holds. */
+    private static EngineOptions.Builder keepingGuards() {
+        return options().compaction(EngineConfigs.smallFlsm().guardMinBytes(0).build());
+    }
+
     private static byte[] key(long n) {
         return ByteBuffer.allocate(8).putLong(n).array();
     }
@@ -84,7 +89,7 @@ class FlsmSchemeTest {
 
     @Test
     void guardsChosenBeforeACrashAreRecoveredUncommittedAndCommittedLater() throws Exception {
-        EngineOptions noCompaction = options().l0Triggers(100, 200, 300).build();
+        EngineOptions noCompaction = keepingGuards().l0Triggers(100, 200, 300).build();
         FlsmOptions flsm = (FlsmOptions) noCompaction.compactionOptions();
         GuardHash hash = new GuardHash(flsm.topLevelBits(), flsm.bitDecrement(), noCompaction.numLevels());
         List<byte[]> guardKeys = new ArrayList<>();
@@ -118,7 +123,7 @@ class FlsmSchemeTest {
             }
         }
 
-        EngineOptions o = options().build();
+        EngineOptions o = keepingGuards().build();
         try (EngineImpl reopened = EngineImpl.open(DIR, o, crashed)) {
             reopened.compactRange(null, null);
             FlsmStore.awaitQuiet(reopened);
@@ -166,7 +171,7 @@ class FlsmSchemeTest {
     @Test
     void guardsOfADeletedRangeAreDeleted() throws Exception {
         EngineOptions o = options().numLevels(3)
-                .compaction(EngineConfigs.smallFlsm().guardBits(8, 2).maxTablesPerGuard(2).build()).build();
+                .compaction(EngineConfigs.smallFlsm().guardBits(8, 2).maxTablesPerGuard(2).guardMinBytes(0).build()).build();
         CrashableFileSystem fs = new CrashableFileSystem();
         Random rnd = new Random(3);
         try (EngineImpl db = EngineImpl.open(DIR, o, fs)) {

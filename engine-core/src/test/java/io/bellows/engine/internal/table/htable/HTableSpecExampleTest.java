@@ -26,4 +26,15 @@ class HTableSpecExampleTest {
         assertEquals("0300" + "0700" + "78563412" + "61229e9c",
                 Bytes.toHex(Arrays.copyOfRange(bucket, HTableFormat.SOURCE_OFFSET, HTableFormat.BUCKET_SIZE)));
     }
+
+    @Test
+    void sizingAndColumnsOfTheWorkedExample() {
+        assertEquals(62_046, HTableFormat.capacity(16));
+        assertEquals(124_092, HTableFormat.capacity(32));
+        assertEquals(32, HTableFormat.bucketsFor(2048, 100_000));
+        long hi = 0x9c000000L;
+        assertEquals(1248, KeyHash.bucket(hi, 2048));
+        assertEquals(19, KeyHash.bucket(hi, 32));
+        assertEquals(1248 / (2048 / 32), KeyHash.bucket(hi, 32));
+    }
 }

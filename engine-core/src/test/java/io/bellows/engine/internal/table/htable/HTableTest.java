@@ -12,6 +12,7 @@ import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.table.BlockCache;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,7 +186,7 @@ class HTableTest {
         HTableReader r = t.open(7);
         for (Entry e : entries) {
             long hi = t.hash.hi(e.key());
-            assertTrue(r.clusterBox(KeyHash.bucket(hi, 256), true).mayContain(7, KeyHash.bloom(t.hash.lo(e.key()))),
+            assertTrue(r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), true).mayContain(7, KeyHash.bloom(t.hash.lo(e.key()))),
                     "no false negatives");
         }
         int probes = 200_000;
@@ -193,7 +194,7 @@ class HTableTest {
         for (int i = 0; i < probes; i++) {
             byte[] key = String.format("absent%08d", i).getBytes();
             long hi = t.hash.hi(key);
-            if (r.clusterBox(KeyHash.bucket(hi, 256), true).mayContain(7, KeyHash.bloom(t.hash.lo(key)))) {
+            if (r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), true).mayContain(7, KeyHash.bloom(t.hash.lo(key)))) {
                 positives++;
             }
         }
@@ -219,11 +220,84 @@ class HTableTest {
         int reads = (int) t.counters.filterBlockReads.sum();
         for (Entry e : old) {
             long hi = t.hash.hi(e.key());
-            ClusterBox box = r.clusterBox(KeyHash.bucket(hi, 32), true);
+            ClusterBox box = r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), true);
             assertTrue(box.covers(3) && box.covers(4));
             assertTrue(box.mayContain(3, KeyHash.bloom(t.hash.lo(e.key()))));
         }
         assertTrue(t.counters.filterBlockReads.sum() - reads <= 32, "cluster runs are cached");
+    }
+
+    /**
+     * Tables are sized by their data, and a cluster spans tables of different sizes: a big table over a
+     * small one and a small one over a big one both answer for every key of the older table.
+     */
+    @Test
+    void clusterCoversOlderTablesOfOtherSizes() throws IOException {
+        HTableFixture t = new HTableFixture(43, 64);
+        List<Entry> small = new ArrayList<>();
+        List<Entry> big = new ArrayList<>();
+        for (int k = 0; k < 60; k++) {
+            small.add(new Entry(String.format("small%05d", k).getBytes(), 1, PUT, new byte[20], 0));
+        }
+        for (int k = 0; k < 2000; k++) {
+            big.add(new Entry(String.format("big%05d", k).getBytes(), 2, PUT, new byte[60], 0));
+        }
+        HTableProperties s1 = t.write(small, 3, List.of());
+        assertEquals(1, t.open(3).buckets(), "60 small items fit one bucket");
+        t.write(big, 4, List.of(s1.filters()));
+        HTableReader bigOverSmall = t.open(4);
+        assertEquals(HTableFormat.bucketsFor(64, bigOverSmall.dataBytes()), bigOverSmall.buckets());
+        assertEquals(bigOverSmall.buckets(), bigOverSmall.clusterColumns());
+        assertAllCovered(t, bigOverSmall, small, 3);
+        assertAllCovered(t, bigOverSmall, big, 4);
+
+        HTableProperties b2 = t.write(big, 5, List.of());
+        int bigBuckets = t.open(5).buckets();
+        t.write(small, 6, List.of(b2.filters()));
+        HTableReader smallOverBig = t.open(6);
+        assertEquals(1, smallOverBig.buckets());
+        assertEquals(bigBuckets, smallOverBig.clusterColumns(), "columns follow the largest table");
+        assertAllCovered(t, smallOverBig, big, 5);
+        assertAllCovered(t, smallOverBig, small, 6);
+    }
+
+    private static void assertAllCovered(HTableFixture t, HTableReader r, List<Entry> entries, long number)
+            throws IOException {
+        for (Entry e : entries) {
+            long hi = t.hash.hi(e.key());
+            ClusterBox box = r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), true);
+            assertTrue(box.mayContain(number, KeyHash.bloom(t.hash.lo(e.key()))), "no false negative for table " + number);
+        }
+    }
+
+    /** Buckets a lookup reads go through the engine's block cache: a second lookup reads nothing. */
+    @Test
+    void bucketsAreCachedInTheBlockCache() throws IOException {
+        HTableFixture t = new HTableFixture(44, 16);
+        List<Entry> entries = new ArrayList<>();
+        for (int k = 0; k < 300; k++) {
+            entries.add(new Entry(String.format("k%05d", k).getBytes(), 1, PUT, new byte[30], 0));
+        }
+        t.write(entries, 7, List.of());
+        HTableReader r = HTableReader.open(new HTableFixture.MemReadable(t.bytes), HTableFixture.PATH, 7, t.filterCache,
+                new BlockCache(1 << 20), t.counters);
+        Lookup lk = new Lookup();
+        for (Entry e : entries) {
+            assertTrue(r.get(e.key(), 5, false, lk));
+        }
+        long uncached = t.counters.blockReads.sum();
+        assertTrue(uncached >= entries.size(), "fillCache false: every lookup reads its bucket");
+        for (Entry e : entries) {
+            assertTrue(r.get(e.key(), 5, true, lk));
+        }
+        long filled = t.counters.blockReads.sum() - uncached;
+        assertTrue(filled <= 2L * r.buckets(), "each bucket (or its destination) read once, got " + filled);
+        for (Entry e : entries) {
+            assertTrue(r.get(e.key(), 5, true, lk));
+            assertArrayEquals(e.value(), lk.value);
+        }
+        assertEquals(uncached + filled, t.counters.blockReads.sum(), "the third pass hits the cache only");
+        assertTrue(t.counters.blockCacheHits.sum() >= entries.size());
     }
 
     @Test
@@ -234,7 +308,8 @@ class HTableTest {
             entries.add(new Entry(String.format("k%03d", k).getBytes(), 1, PUT, new byte[10], 0));
         }
         t.write(entries, 7, List.of());
-        for (int b = 0; b < 4; b++) {
+        int buckets = t.open(7).buckets();
+        for (int b = 0; b < buckets; b++) {
             t.bytes[(int) HTableFormat.bucketOffset(b) + 5] ^= 0x40;
         }
         HTableReader r = t.open(7);

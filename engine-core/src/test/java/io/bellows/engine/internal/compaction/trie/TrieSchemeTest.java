@@ -1,0 +1,168 @@
+package io.bellows.engine.internal.compaction.trie;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.TrieOptions;
+import io.bellows.engine.internal.compaction.Compaction;
+import io.bellows.engine.internal.io.CrashableFileSystem;
+import io.bellows.engine.internal.table.htable.HTableFormat;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.Version;
+import io.bellows.engine.internal.version.VersionEdit;
+import io.bellows.engine.internal.version.VersionSet;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Golden picking decisions of LSM_TRIE on hand-built versions: 16-bucket tables (capacity about 62 KB),
+ * three levels, piles pushed down at four tables' worth (trigger volume 0.9 * 4 * capacity) or merged
+ * in place at eight tables holding less (four if they hold less than one full table).
+ */
+class TrieSchemeTest {
+    private static final long CAPACITY = HTableFormat.capacity(16);
+    private TrieScheme scheme;
+    private VersionSet versions;
+    private long seq = 1;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        EngineOptions o = EngineOptions.builder()
+                .compaction(TrieOptions.builder().tableBuckets(16).depth(3).pileLimits(4, 8, 12).hashSeed(1).build())
+                .build();
+        scheme = new TrieScheme(o);
+        CrashableFileSystem fs = new CrashableFileSystem();
+        fs.createDirectories(Path.of("/db"));
+        versions = new VersionSet(Path.of("/db"), fs, 3, scheme, () -> {});
+        versions.create("LSM_TRIE");
+    }
+
+    /** A table of {@code dataBytes} in {@code container}, newer than every table made before it. */
+    private Version add(long container, long dataBytes, List<FileMeta> into) throws IOException {
+        long s = seq;
+        seq += 10;
+        FileMeta f = new FileMeta(versions.newFileNumber(), dataBytes + 8192, "a".getBytes(), s + 9, "z".getBytes(), s,
+                10, s + 9);
+        into.add(f);
+        versions.logAndApply(new VersionEdit().addFile(Containers.level(container),
+                Containers.placement(container, dataBytes), f));
+        return versions.current();
+    }
+
+    private static List<Long> numbers(Compaction c) {
+        List<Long> out = new ArrayList<>();
+        for (FileMeta f : c.inputFiles()) {
+            out.add(f.number);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static List<Long> numbers(List<FileMeta> files) {
+        List<Long> out = new ArrayList<>();
+        for (FileMeta f : files) {
+            out.add(f.number);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Test
+    void smallRootPileIsMergedInPlaceAtFourTables() throws IOException {
+        List<FileMeta> root = new ArrayList<>();
+        Version v = null;
+        for (int i = 0; i < 3; i++) {
+            v = add(Containers.ROOT, 4 << 10, root);
+        }
+        assertNull(scheme.pick(v, Set.of()), "3 small tables: under 4 tables and under the trigger volume");
+        v = add(Containers.ROOT, 4 << 10, root);
+        Compaction c = scheme.pick(v, Set.of());
+        assertEquals("pile merge of /: L0#3 L0#4 L0#5 L0#6 -> L0", sorted(c));
+        assertEquals(numbers(root), numbers(c));
+    }
+
+    @Test
+    void pileOfMoreThanATableIsMergedInPlaceAtTwiceTheTriggerCount() throws IOException {
+        List<FileMeta> root = new ArrayList<>();
+        Version v = add(Containers.ROOT, CAPACITY, root);
+        for (int i = 0; i < 6; i++) {
+            v = add(Containers.ROOT, 4 << 10, root);
+        }
+        assertNull(scheme.pick(v, Set.of()), "7 tables holding more than a full table: under 2 * pileTrigger tables");
+        v = add(Containers.ROOT, 4 << 10, root);
+        Compaction c = scheme.pick(v, Set.of());
+        assertEquals("pile merge of /: L0#3 L0#4 L0#5 L0#6 L0#7 L0#8 L0#9 L0#10 -> L0", sorted(c));
+    }
+
+    @Test
+    void pileAtTheTriggerVolumeIsPushedDownOldestFirst() throws IOException {
+        List<FileMeta> root = new ArrayList<>();
+        Version v = null;
+        for (int i = 0; i < 3; i++) {
+            v = add(Containers.ROOT, CAPACITY, root);
+        }
+        assertNull(scheme.pick(v, Set.of()), "three full tables are under 0.9 * 4 of them");
+        v = add(Containers.ROOT, CAPACITY, root);
+        Compaction c = scheme.pick(v, Set.of());
+        assertEquals(1, c.outputLevel(), c.toString());
+        assertTrue(c.toString().startsWith("pile of /:"), c.toString());
+        assertEquals(numbers(root), numbers(c), "4 full tables fit the drain limit of 0.96 * 8 tables");
+        long child = Containers.child(Containers.ROOT, 3);
+        v = add(child, 1 << 10, new ArrayList<>());
+        assertNull(scheme.pick(v, Set.of(versions.current().files(1).get(0).number)), "a busy child blocks the push");
+    }
+
+    @Test
+    void inPlaceMergeWaitsForItsParent() throws IOException {
+        List<FileMeta> root = new ArrayList<>();
+        Version v = add(Containers.ROOT, 1 << 10, root);
+        long child = Containers.child(Containers.ROOT, 5);
+        for (int i = 0; i < 4; i++) {
+            v = add(child, 1 << 10, new ArrayList<>());
+        }
+        assertNull(scheme.pick(v, Set.of(root.get(0).number)), "the parent's pile is being compacted");
+        assertEquals("pile merge of /5: L1#4 L1#5 L1#6 L1#7 -> L1", sorted(scheme.pick(v, Set.of())));
+    }
+
+    /** compactRange takes a small store's whole trie into the root, and pushes a large subtree down. */
+    @Test
+    void compactRangePullsSmallSubtreesUpAndPushesLargeOnesDown() throws IOException {
+        List<FileMeta> all = new ArrayList<>();
+        add(Containers.ROOT, 10 << 10, all);
+        long child = Containers.child(Containers.ROOT, 2);
+        add(child, 10 << 10, all);
+        Version v = add(Containers.child(child, 6), 10 << 10, all);
+        Compaction c = scheme.pickManual(v, 0, null, null);
+        assertEquals(numbers(all), numbers(c), "30 KB in the whole trie: everything comes up to the root");
+
+        List<FileMeta> big = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            v = add(Containers.child(Containers.child(Containers.ROOT, 1), 1), CAPACITY, big);
+        }
+        c = scheme.pickManual(v, 0, null, null);
+        assertEquals(numbers(all.subList(0, 1)), numbers(c), "over the trigger: the root pile is pushed down alone");
+        c = scheme.pickManual(v, 1, null, null);
+        assertEquals(numbers(all.subList(1, 3)), numbers(c), "/2 pulls its small subtree up; /1's own pile is empty");
+        c = scheme.pickManual(v, 2, null, null);
+        big.add(all.get(2));
+        assertEquals(numbers(big), numbers(c), "every last-level container is garbage-collected in place");
+        assertEquals(2, c.outputLevel());
+    }
+
+    private static String sorted(Compaction c) {
+        String s = c.toString();
+        int colon = s.indexOf(": ");
+        int arrow = s.lastIndexOf(" -> ");
+        List<String> inputs = new ArrayList<>(List.of(s.substring(colon + 2, arrow).trim().split(" ")));
+        inputs.sort((a, b) -> Long.compare(Long.parseLong(a.substring(a.indexOf('#') + 1)),
+                Long.parseLong(b.substring(b.indexOf('#') + 1))));
+        return s.substring(0, colon + 2) + String.join(" ", inputs) + s.substring(arrow);
+    }
+}
