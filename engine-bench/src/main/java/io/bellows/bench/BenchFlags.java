@@ -249,6 +249,10 @@ final class BenchFlags {
                 "FLSM: byte cap of a level-1 guard, doubling per level",
                 (v, s) -> engine("flsm_guard_max_bytes",
                         () -> v.flsm.guardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
+        addScheme(m, CompactionStyle.FLSM, "flsm_guard_min_bytes", "BYTES", sizeText(flsm.guardMinBytes()),
+                "FLSM: a guard left holding less than this after a compaction is retired; 0 keeps every guard",
+                (v, s) -> engine("flsm_guard_min_bytes",
+                        () -> v.flsm.guardMinBytes(bytesIn("flsm_guard_min_bytes", s))));
         addScheme(m, CompactionStyle.FLSM, "flsm_seek_compaction", "N",
                 Integer.toString(flsm.seekCompactionThreshold()),
                 "FLSM: consecutive seeks without writes that trigger a seek-based compaction; 0 = off",

@@ -271,8 +271,9 @@ public final class EngineOptions {
                 + ", walRecoveryMode=" + walRecoveryMode + ", directIo=" + directIo + ", backgroundThreads="
                 + backgroundThreads
                 + (compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
-                        + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.seekCompactionThreshold()
-                        + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")
+                        + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.guardMinBytes() + "/"
+                        + f.seekCompactionThreshold() + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")
+                + (compactionOptions instanceof PtierOptions p ? ", " + p : "")
                 + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
                 + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
                 + mslabChunkSize + ", memoryLayout=" + memoryLayout

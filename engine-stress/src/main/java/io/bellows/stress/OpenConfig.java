@@ -66,6 +66,7 @@ final class OpenConfig {
                 m.put("flsm.guardBits", Math.min(62, (shape.numLevels() - 1) * dec + 5 + r.nextInt(8)) + "," + dec);
                 m.put("flsm.maxTablesPerGuard", Integer.toString(1 + r.nextInt(8)));
                 m.put("flsm.guardMaxBytes", Long.toString(logUniform(r, 64L << 10, 8L << 20)));
+                m.put("flsm.guardMinBytes", Long.toString(StoreShape.pick(r, 0L, 1L << 10, 64L << 10, 256L << 10)));
                 m.put("flsm.seekCompactionThreshold", Integer.toString(StoreShape.pickInt(r, 0, 1, 10, 100)));
                 m.put("flsm.parallelSeeks", Boolean.toString(r.nextInt(4) == 0));
             }
@@ -127,6 +128,7 @@ final class OpenConfig {
                 yield FlsmOptions.builder().guardBits(bits[0], bits[1])
                         .maxTablesPerGuard(i("flsm.maxTablesPerGuard"))
                         .guardMaxBytes(l("flsm.guardMaxBytes"))
+                        .guardMinBytes(l("flsm.guardMinBytes"))
                         .seekCompactionThreshold(i("flsm.seekCompactionThreshold"))
                         .parallelSeeks(Boolean.parseBoolean(values.get("flsm.parallelSeeks")))
                         .build();

@@ -90,6 +90,7 @@ final class BellowsSettings {
         OPTIONS.put("bellows.offheap_limit", (b, k, v) -> b.offHeapLimit(parseBytes(k, v)));
         FLSM_OPTIONS.put("bellows.flsm_max_tables_per_guard", (b, k, v) -> b.maxTablesPerGuard(parseInt(k, v)));
         FLSM_OPTIONS.put("bellows.flsm_guard_max_bytes", (b, k, v) -> b.guardMaxBytes(parseBytes(k, v)));
+        FLSM_OPTIONS.put("bellows.flsm_guard_min_bytes", (b, k, v) -> b.guardMinBytes(parseBytes(k, v)));
         FLSM_OPTIONS.put("bellows.flsm_seek_compaction_threshold",
                 (b, k, v) -> b.seekCompactionThreshold(parseInt(k, v)));
         FLSM_OPTIONS.put("bellows.flsm_parallel_seeks", (b, k, v) -> b.parallelSeeks(parseBoolean(k, v)));
