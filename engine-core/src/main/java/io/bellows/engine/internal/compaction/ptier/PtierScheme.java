@@ -16,6 +16,7 @@ import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>merge and split: when L0 holds {@code l0CompactionTrigger} tables, all of them are merged into
  *       L1, the output cut by {@link PrefixSplitter}; L1's tables are not rewritten;
  *   <li>merge and move: when L<sub>i</sub> (0 &lt; i &lt; k-1) holds more than its target bytes, all of
- *       its tables go to L<sub>i+1</sub>, merged or moved as {@link MergeMovePlanner} decides;
+ *       its tables go to L<sub>i+1</sub>, merged or moved as {@link MergeMovePlanner} decides, one
+ *       chain of overlapping tables at a time ({@link LevelPushes});
  *   <li>intra-level merge: when a table of the largest level (the deepest holding tables, the paper's
  *       L<sub>k-1</sub>) that overlaps others has been probed by as many gets as its read budget
  *       allows, the tables overlapping it are merged into new tables there; and (Bellows' addition)
@@ -54,6 +56,7 @@ public final class PtierScheme implements CompactionScheme {
     private final int lastLevelRuns;
     private final Prefixes prefixes;
     private final MergeMovePlanner planner;
+    private final LevelPushes pushes;
     /** Last-level tables whose read budget ran out, oldest first; touched by readers and by pick. */
     private final ConcurrentLinkedQueue<Long> readTriggered = new ConcurrentLinkedQueue<>();
     /** Budgets of the current largest level by file number; only {@link #index} (one at a time) uses it. */
@@ -72,6 +75,7 @@ public final class PtierScheme implements CompactionScheme {
         lastLevelRuns = multiplier;
         prefixes = new Prefixes(p);
         planner = new MergeMovePlanner(prefixes);
+        pushes = new LevelPushes(numLevels);
     }
 
     @Override
@@ -155,25 +159,68 @@ public final class PtierScheme implements CompactionScheme {
         return level == 0 ? (double) v.files(0).size() / l0Trigger : (double) v.levelBytes(level) / maxBytes(level);
     }
 
+    /**
+     * By urgency: L0 over its trigger or a level over its target (the highest score first; a level whose
+     * push has begun counts as at least due), then read-triggered merges, then the space trigger.
+     */
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
-        int best = -1;
-        double bestScore = 1;
+        Integer[] order = new Integer[numLevels - 1];
+        double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
-            double s = score(v, level);
-            if (s >= bestScore && !anyBusy(v.files(level), busy)) {
-                best = level;
-                bestScore = s;
+            order[level] = level;
+            scores[level] = level > 0 && pushes.active(level) ? Math.max(1, score(v, level)) : score(v, level);
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
+        for (int level : order) {
+            if (scores[level] < 1) {
+                break;
             }
-        }
-        if (best == 0) {
-            return mergeAndSplit(v, v.files(0), "L0 has " + v.files(0).size() + " tables");
-        }
-        if (best > 0) {
-            return mergeAndMove(v, best, v.files(best), "L" + best + " over target");
+            if (level == 0) {
+                if (!anyBusy(v.files(0), busy)) {
+                    return mergeAndSplit(v, v.files(0), "L0 has " + v.files(0).size() + " tables");
+                }
+                continue;
+            }
+            if (!pushes.active(level)) {
+                if (anyBusy(v.files(level), busy)) {
+                    continue;
+                }
+                pushes.start(level, v.files(level));
+            }
+            Compaction c = nextChains(v, level, busy);
+            if (c != null) {
+                return c;
+            }
         }
         Compaction c = pickReadTriggered(v, busy);
         return c != null ? c : pickDeepest(v, busy);
+    }
+
+    /**
+     * The next part of the push of {@code level}: every chain of its pushed tables that is only moved,
+     * and the first chain with a merge, skipping chains with a table in {@code busy}; null if none.
+     */
+    private Compaction nextChains(Version v, int level, Set<Long> busy) {
+        List<FileMeta> moves = new ArrayList<>();
+        List<List<FileMeta>> merges = List.of();
+        List<FileMeta> pushed = sortedBySmallest(pushes.remaining(level, v.files(level)));
+        for (List<FileMeta> chain : MergeMovePlanner.overlapGroups(pushed)) {
+            if (anyBusy(chain, busy)) {
+                continue;
+            }
+            MergeMovePlanner.Plan plan = planner.plan(chain);
+            if (plan.merges().isEmpty()) {
+                moves.addAll(plan.moves());
+            } else if (merges.isEmpty()) {
+                moves.addAll(plan.moves());
+                merges = plan.merges();
+            }
+        }
+        if (moves.isEmpty() && merges.isEmpty()) {
+            return null;
+        }
+        return push(v, level, new MergeMovePlanner.Plan(moves, merges), "L" + level + " pushed down");
     }
 
     /**
@@ -185,7 +232,7 @@ public final class PtierScheme implements CompactionScheme {
      */
     private Compaction pickDeepest(Version v, Set<Long> busy) {
         TierIndex index = tiers(v);
-        if (index.largestLevelDepth() < lastLevelRuns) {
+        if (index.largestLevelDepth() < lastLevelRuns || pushes.active(index.largestLevel())) {
             return null;
         }
         int last = index.largestLevel();
@@ -220,7 +267,10 @@ public final class PtierScheme implements CompactionScheme {
 
     /** {@code tables} of {@code level} to the next level, merged or moved as the planner decides. */
     private Compaction mergeAndMove(Version v, int level, List<FileMeta> tables, String reason) {
-        MergeMovePlanner.Plan plan = planner.plan(sortedBySmallest(tables));
+        return push(v, level, planner.plan(sortedBySmallest(tables)), reason);
+    }
+
+    private Compaction push(Version v, int level, MergeMovePlanner.Plan plan, String reason) {
         List<Compaction.Input> moves = new ArrayList<>();
         for (FileMeta f : plan.moves()) {
             moves.add(new Compaction.Input(level, f));
@@ -241,6 +291,9 @@ public final class PtierScheme implements CompactionScheme {
         int last = tiers(v).largestLevel();
         if (last < 1) {
             readTriggered.clear();
+            return null;
+        }
+        if (pushes.active(last)) {
             return null;
         }
         for (Long number : readTriggered) {
@@ -277,6 +330,7 @@ public final class PtierScheme implements CompactionScheme {
      */
     @Override
     public Compaction pickManual(Version v, int level, byte[] from, byte[] to) {
+        pushes.end(level);
         List<FileMeta> chosen = new ArrayList<>();
         for (List<FileMeta> g : MergeMovePlanner.overlapGroups(sortedBySmallest(v.files(level)))) {
             for (FileMeta f : g) {

@@ -34,6 +34,10 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code manual <level> [from] [to]}: compactRange's pick at a level;
  *   <li>{@code read <number> <count>}: that many gets probe the table; prints when one asks for a compaction;
  *   <li>{@code get <key>}: the candidate groups a get probes, one group per {@code |};
+ *   <li>{@code add}, then table lines as for {@code define}: adds tables to the current version, newer
+ *       than every table before, keeping the scheme's state; prints the version;
+ *   <li>{@code apply <number>...}: those tables move one level down, as a compaction that moved them
+ *       would leave the version; prints the version;
  *   <li>{@code split ts=KiB [prefix=N]}, then lines {@code <key> <KiB>}: the output tables of a merge
  *       writing those entries.
  * </ul>
@@ -43,6 +47,7 @@ class PtierPickerTest {
     private VersionSet versions;
     private Version current;
     private final Map<Long, FileMeta> byNumber = new HashMap<>();
+    private long seq;
 
     @Test
     void mergeAndMove() throws Exception {
@@ -72,6 +77,8 @@ class PtierPickerTest {
                     c.args().size() > 1 ? bytes(c.args().get(1)) : null, c.args().size() > 2 ? bytes(c.args().get(2)) : null));
             case "read" -> read(byNumber.get(Long.parseLong(c.args().get(0))), Integer.parseInt(c.args().get(1)));
             case "get" -> get(bytes(c.args().get(0)));
+            case "apply" -> apply(c.args());
+            case "add" -> add(c.input());
             case "split" -> split(c);
             default -> throw new IllegalArgumentException("unknown command " + c.cmd());
         };
@@ -95,9 +102,13 @@ class PtierPickerTest {
         versions = new VersionSet(Path.of("/db"), fs, levels, scheme, () -> {});
         versions.create("PTIER");
         byNumber.clear();
+        seq = 1;
+        return add(c.input());
+    }
+
+    private String add(List<String> lines) throws Exception {
         VersionEdit edit = new VersionEdit();
-        long seq = 1;
-        for (String line : c.input()) {
+        for (String line : lines) {
             int colon = line.indexOf(':');
             int level = Integer.parseInt(line.substring(1, colon));
             for (String t : line.substring(colon + 1).trim().split("\\s+")) {
@@ -118,17 +129,36 @@ class PtierPickerTest {
         }
         versions.logAndApply(edit);
         current = versions.current();
+        return describe(current);
+    }
+
+    private static String describe(Version v) {
         StringBuilder sb = new StringBuilder();
-        for (int level = 0; level < current.numLevels(); level++) {
-            if (!current.files(level).isEmpty()) {
+        for (int level = 0; level < v.numLevels(); level++) {
+            if (!v.files(level).isEmpty()) {
                 sb.append('L').append(level).append(':');
-                for (FileMeta f : current.files(level)) {
+                for (FileMeta f : v.files(level)) {
                     sb.append(' ').append(f.number).append(':').append(str(f.smallestKey)).append('-').append(str(f.largestKey));
                 }
                 sb.append('\n');
             }
         }
         return sb.toString();
+    }
+
+    private String apply(List<String> numbers) throws Exception {
+        VersionEdit edit = new VersionEdit();
+        for (String n : numbers) {
+            FileMeta f = byNumber.get(Long.parseLong(n));
+            for (int level = 0; level < current.numLevels(); level++) {
+                if (current.files(level).contains(f)) {
+                    edit.deleteFile(level, f.number).addFile(level + 1, f);
+                }
+            }
+        }
+        versions.logAndApply(edit);
+        current = versions.current();
+        return describe(current);
     }
 
     private static Set<Long> busy(String list) {
