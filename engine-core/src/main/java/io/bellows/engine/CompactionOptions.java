@@ -12,7 +12,7 @@ package io.bellows.engine;
  * <p>TRIAD and PTierDB options will join the permitted types when those schemes are added to
  * {@link CompactionStyle}.
  */
-public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, TrieOptions {
+public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, TrieOptions, TriadOptions {
     /** The scheme these options belong to. */
     CompactionStyle style();
 
@@ -22,6 +22,7 @@ public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, T
             case LEVELED -> LeveledOptions.defaults();
             case FLSM -> FlsmOptions.defaults();
             case LSM_TRIE -> TrieOptions.defaults();
+            case TRIAD -> TriadOptions.defaults();
         };
     }
 }

@@ -16,5 +16,11 @@ public enum CompactionStyle {
      * LSM-trie (paper 000): a hash trie of containers holding piles of HTables, fan-out 8. Point
      * operations only: cursors are not supported because no key order is kept on disk.
      */
-    LSM_TRIE
+    LSM_TRIE,
+    /**
+     * TRIAD (paper 004): leveled below L0, with L0→L1 compaction deferred while the L0 tables and the
+     * L1 tables they overlap share few keys (TRIAD-DISK) and the hottest keys kept in memory at a
+     * flush (TRIAD-MEM); each technique is switched in {@link TriadOptions}.
+     */
+    TRIAD
 }

@@ -6,6 +6,7 @@ import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -53,7 +54,8 @@ final class OpenConfig {
         m.put("levelSizeMultiplier", Integer.toString(2 + r.nextInt(9)));
         int c = 1 + r.nextInt(8);
         int s = c + r.nextInt(17);
-        m.put("l0Triggers", c + "," + s + "," + (s + r.nextInt(17)));
+        int stop = s + r.nextInt(17);
+        m.put("l0Triggers", c + "," + s + "," + stop);
         m.put("directIo", Boolean.toString(r.nextBoolean()));
         m.put("backgroundThreads", Integer.toString(1 + r.nextInt(4)));
         switch (shape.scheme()) {
@@ -75,6 +77,12 @@ final class OpenConfig {
                 m.put("trie.bloomBitsPerKey", Integer.toString(1 + r.nextInt(20)));
                 m.put("trie.filterCacheSize", Long.toString(StoreShape.pick(r, 0L, 64L << 10, 4L << 20)));
                 m.put("trie.gcGarbageRatio", String.format(Locale.ROOT, "%.2f", 0.05 + 0.9 * r.nextDouble()));
+            }
+            case TRIAD -> {
+                m.put("triad.disk", Boolean.toString(r.nextInt(4) > 0));
+                m.put("triad.overlapRatioThreshold", String.format(Locale.ROOT, "%.2f", r.nextDouble()));
+                // At most the L0 stop trigger, which EngineOptions requires (writers would stop behind a deferral).
+                m.put("triad.l0MaxTables", Integer.toString(1 + r.nextInt(stop)));
             }
             default -> {
                 // LEVELED has no options of its own; the level options above tune it.
@@ -116,6 +124,10 @@ final class OpenConfig {
     private CompactionOptions schemeOptions(StoreShape shape) {
         return switch (shape.scheme()) {
             case LEVELED -> LeveledOptions.defaults();
+            case TRIAD -> TriadOptions.builder().disk(Boolean.parseBoolean(values.get("triad.disk")))
+                    .overlapRatioThreshold(Double.parseDouble(values.get("triad.overlapRatioThreshold")))
+                    .l0MaxTables(i("triad.l0MaxTables"))
+                    .build();
             case FLSM -> {
                 int[] bits = ints("flsm.guardBits");
                 yield FlsmOptions.builder().guardBits(bits[0], bits[1])

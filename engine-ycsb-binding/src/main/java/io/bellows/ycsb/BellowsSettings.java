@@ -7,6 +7,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -50,7 +51,8 @@ final class BellowsSettings {
 
     /** Key prefixes of the options of one compaction scheme, with that scheme. */
     private static final Map<String, CompactionStyle> SCHEME_PREFIXES =
-            Map.of("bellows.flsm_", CompactionStyle.FLSM, "bellows.trie_", CompactionStyle.LSM_TRIE);
+            Map.of("bellows.flsm_", CompactionStyle.FLSM, "bellows.trie_", CompactionStyle.LSM_TRIE,
+                    "bellows.triad_", CompactionStyle.TRIAD);
 
     /** The keys other than {@link #DIR}, {@link #DURABILITY} and the grouped ones, each with its builder call. */
     private static final Map<String, Option> OPTIONS = new TreeMap<>();
@@ -58,6 +60,8 @@ final class BellowsSettings {
     private static final Map<String, SchemeOption<FlsmOptions.Builder>> FLSM_OPTIONS = new TreeMap<>();
     /** The LSM_TRIE keys other than the grouped pile limits, each with its {@link TrieOptions.Builder} call. */
     private static final Map<String, SchemeOption<TrieOptions.Builder>> TRIE_OPTIONS = new TreeMap<>();
+    /** The TRIAD keys, each with its {@link TriadOptions.Builder} call. */
+    private static final Map<String, SchemeOption<TriadOptions.Builder>> TRIAD_OPTIONS = new TreeMap<>();
 
     static {
         OPTIONS.put(COMPACTION, (b, k, v) -> b.compaction(parseEnum(k, v, CompactionStyle.class)));
@@ -95,6 +99,10 @@ final class BellowsSettings {
         TRIE_OPTIONS.put("bellows.trie_filter_cache_size", (b, k, v) -> b.filterCacheSize(parseBytes(k, v)));
         TRIE_OPTIONS.put("bellows.trie_gc_garbage_ratio", (b, k, v) -> b.gcGarbageRatio(parseDouble(k, v)));
         TRIE_OPTIONS.put("bellows.trie_hash_seed", (b, k, v) -> b.hashSeed(parseLong(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_disk", (b, k, v) -> b.disk(parseBoolean(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_overlap_ratio_threshold",
+                (b, k, v) -> b.overlapRatioThreshold(parseDouble(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_l0_max_tables", (b, k, v) -> b.l0MaxTables(parseInt(k, v)));
     }
 
     private final Path dir;
@@ -115,6 +123,7 @@ final class BellowsSettings {
         TreeSet<String> keys = new TreeSet<>(OPTIONS.keySet());
         keys.addAll(FLSM_OPTIONS.keySet());
         keys.addAll(TRIE_OPTIONS.keySet());
+        keys.addAll(TRIAD_OPTIONS.keySet());
         keys.add(DIR);
         keys.add(DURABILITY);
         keys.addAll(GROUPED);
@@ -142,6 +151,7 @@ final class BellowsSettings {
         EngineOptions.Builder builder = EngineOptions.builder();
         FlsmOptions.Builder flsm = FlsmOptions.builder();
         TrieOptions.Builder trie = TrieOptions.builder();
+        TriadOptions.Builder triad = TriadOptions.builder();
         CompactionStyle style = given.containsKey(COMPACTION)
                 ? parseEnum(COMPACTION, given.get(COMPACTION), CompactionStyle.class) : defaults.compaction();
         Durability durability = Durability.ASYNC;
@@ -155,7 +165,8 @@ final class BellowsSettings {
             Option option = OPTIONS.get(key);
             SchemeOption<FlsmOptions.Builder> flsmOption = FLSM_OPTIONS.get(key);
             SchemeOption<TrieOptions.Builder> trieOption = TRIE_OPTIONS.get(key);
-            boolean known = option != null || flsmOption != null || trieOption != null;
+            SchemeOption<TriadOptions.Builder> triadOption = TRIAD_OPTIONS.get(key);
+            boolean known = option != null || flsmOption != null || trieOption != null || triadOption != null;
             if (!known && !key.equals(DIR) && !GROUPED.contains(key)) {
                 throw new DBException("unknown property " + key + "; the Bellows binding accepts "
                         + String.join(", ", knownKeys()));
@@ -173,6 +184,8 @@ final class BellowsSettings {
                     flsmOption.apply(flsm, key, value);
                 } else if (trieOption != null) {
                     trieOption.apply(trie, key, value);
+                } else if (triadOption != null) {
+                    triadOption.apply(triad, key, value);
                 }
             } catch (IllegalArgumentException limit) {
                 throw new DBException(key + "=" + value + " is out of range: " + limit.getMessage(), limit);
@@ -214,6 +227,7 @@ final class BellowsSettings {
         CompactionOptions schemeOptions = switch (style) {
             case FLSM -> flsm.build();
             case LSM_TRIE -> trie.build();
+            case TRIAD -> triad.build();
             default -> CompactionOptions.defaults(style);
         };
         builder.compaction(schemeOptions);

@@ -13,6 +13,7 @@ import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -34,6 +35,7 @@ import java.util.Set;
  *   <li>compaction threads, several at once: {@link #compactionOutputs}, {@link #runCompaction},
  *       {@link #onCompacted} (after the compaction was picked, before its edit is logged);
  *   <li>{@code compactRange}'s thread: {@link #pickManual}, only while no other compaction runs;
+ *   <li>the opening thread, once, after recovery and before any background work: {@link #recovered};
  *   <li>the version set, under its own monitor (one at a time): the {@link SchemeState} methods. What
  *       must be decided atomically with an install belongs in {@link SchemeState#prepare}.
  * </ul>
@@ -130,5 +132,20 @@ public interface CompactionScheme extends SchemeState {
             }
         }
         return false;
+    }
+
+    /**
+     * The store was opened with {@code v} as its current version (after WAL replay), before any flush or
+     * compaction: a scheme that keeps in memory what its tables carry ({@link TableAnnotator}) loads it
+     * here. Default: nothing.
+     */
+    default void recovered(Version v, TableSource tables) throws IOException {}
+
+    /**
+     * The scheme's own running figures (decisions it made, estimates it used), by name; constant names,
+     * reported in {@code EngineStats.scheme()} and as {@code bellows.scheme} gauges. Default: none.
+     */
+    default Map<String, Double> figures() {
+        return Map.of();
     }
 }

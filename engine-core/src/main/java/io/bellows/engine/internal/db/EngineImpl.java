@@ -105,7 +105,7 @@ public final class EngineImpl implements Engine {
         this.flushes = new FlushScheduler(state, ctx, flushWriter, walRetention, threads, sweeper, compactions);
         this.writes = new WriteQueue(state, ctx, new StallController(state, ctx, flushes, compactions), walRetention);
         this.reads = new ReadPath(state, ctx, compactions, this);
-        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs);
+        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs, scheme);
         Closeable lock = null;
         boolean ok = false;
         try {
@@ -116,6 +116,7 @@ public final class EngineImpl implements Engine {
             fs.createDirectories(dir);
             lock = fs.lock(dir.resolve(FileNames.LOCK));
             walRetention.attach(new Recovery(ctx, flushWriter).run());
+            scheme.recovered(versions.current(), tables);
             sweeper.sweepAtOpen();
             ok = true;
         } finally {
@@ -239,6 +240,10 @@ public final class EngineImpl implements Engine {
     /** Counters for the metrics binder, which must not go through the closed-check of stats(). */
     EngineCounters counters() {
         return ctx.counters;
+    }
+
+    CompactionScheme scheme() {
+        return ctx.scheme;
     }
 
     MemStoreCounters memstoreCounters() {
