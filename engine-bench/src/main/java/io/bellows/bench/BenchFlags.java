@@ -8,6 +8,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
@@ -74,8 +75,8 @@ final class BenchFlags {
     }
 
     /**
-     * The compaction scheme whose options a flag sets (FLSM for --flsm_*, LSM_TRIE for --trie_*), or
-     * null for a flag that is not specific to one scheme.
+     * The compaction scheme whose options a flag sets (FLSM for --flsm_*, LSM_TRIE for --trie_*, TRIAD for
+     * --triad_*), or null for a flag that is not specific to one scheme.
      */
     static CompactionStyle schemeOf(String flagName) {
         Flag flag = FLAGS.get(flagName);
@@ -143,6 +144,7 @@ final class BenchFlags {
         EngineOptions d = EngineOptions.defaults();
         FlsmOptions flsm = FlsmOptions.defaults();
         TrieOptions trie = TrieOptions.defaults();
+        TriadOptions triad = TriadOptions.defaults();
         Map<String, Flag> m = new LinkedHashMap<>();
         add(m, "benchmarks", "LIST", DEFAULT_BENCHMARKS, "comma-separated workloads, run in order",
                 (v, s) -> v.benchmarks = Workload.parseList(s));
@@ -165,10 +167,14 @@ final class BenchFlags {
                 (v, s) -> v.valueSizeMin = (int) bytesIn("value_size_min", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
         add(m, "threads", "N", "1", "client threads; each workload's operations are split over them",
                 (v, s) -> v.threads = (int) longIn("threads", s, 1, 1024));
-        add(m, "distribution", "uniform|zipfian", "uniform",
-                "key choice of overwrite, readrandom, seekrandom, deleterandom (zipfian: YCSB scrambled, theta 0.99)",
+        add(m, "distribution", "uniform|zipfian|hotspot", "uniform",
+                "key choice of overwrite, readrandom, seekrandom, deleterandom (zipfian: YCSB scrambled, theta 0.99;"
+                        + " hotspot: see --hotspot)",
                 (v, s) -> v.distribution = enumValue("distribution", s, KeyDistribution.class));
-        add(m, "request_distribution", "uniform|zipfian|latest", "each YCSB workload's own (D latest, else zipfian)",
+        add(m, "hotspot", "KEYS/OPS", "0.2/0.8", "hotspot: the share of the keys (the lowest-numbered) that are hot"
+                + " and the share of the operations they get, e.g. 0.01/0.99",
+                (v, s) -> engine("hotspot", () -> v.hotspot = KeyDistribution.Hotspot.parse(s)));
+        add(m, "request_distribution", "uniform|zipfian|latest|hotspot", "each YCSB workload's own (D latest, else zipfian)",
                 "key choice of the YCSB workloads",
                 (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
         add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
@@ -255,6 +261,16 @@ final class BenchFlags {
         addScheme(m, CompactionStyle.FLSM, "flsm_parallel_seeks", "true|false", Boolean.toString(flsm.parallelSeeks()),
                 "FLSM: position a last-level guard's tables on several threads per seek",
                 (v, s) -> v.flsm.parallelSeeks(bool("flsm_parallel_seeks", s)));
+        addScheme(m, CompactionStyle.TRIAD, "triad_disk", "true|false", Boolean.toString(triad.disk()),
+                "TRIAD: TRIAD-DISK, defer L0 compaction while L0 and L1 share few keys (HLL sketches)",
+                (v, s) -> v.triad.disk(bool("triad_disk", s)));
+        addScheme(m, CompactionStyle.TRIAD, "triad_overlap_ratio", "F", Double.toString(triad.overlapRatioThreshold()),
+                "TRIAD: OVERLAP_RATIO_TH, the overlap ratio below which L0 compaction is deferred",
+                (v, s) -> engine("triad_overlap_ratio", () -> v.triad.overlapRatioThreshold(doubleIn("triad_overlap_ratio", s))));
+        addScheme(m, CompactionStyle.TRIAD, "triad_l0_max_tables", "N", Integer.toString(triad.l0MaxTables()),
+                "TRIAD: MAX_FILES_L0, L0 tables at which a deferred compaction is forced",
+                (v, s) -> engine("triad_l0_max_tables",
+                        () -> v.triad.l0MaxTables((int) longIn("triad_l0_max_tables", s, 1, 1000))));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
@@ -438,6 +454,7 @@ final class BenchFlags {
         Path out;
         Boolean progress;
         int sampleMillis = 1000;
+        KeyDistribution.Hotspot hotspot = KeyDistribution.Hotspot.YCSB;
         int keySize = 16;
         int valueSize = 100;
         int valueSizeMin = -1;
@@ -457,6 +474,7 @@ final class BenchFlags {
         /** The scheme options of --flsm_* and --trie_*; the run's scheme takes its own. */
         final FlsmOptions.Builder flsm = FlsmOptions.builder();
         final TrieOptions.Builder trie = TrieOptions.builder();
+        final TriadOptions.Builder triad = TriadOptions.builder();
         int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
         int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
         /** The scheme flags given, each with the scheme it belongs to, in order. */
@@ -518,14 +536,15 @@ final class BenchFlags {
                     keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
                     batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
                     operations < 0 ? derived : operations, requestDistribution, scanLength,
-                    single, engines, baseline, json, out, progress, sampleMillis);
+                    single, engines, baseline, json, out, progress, sampleMillis, hotspot);
         }
 
-        /** The options of {@code scheme}: those the scheme flags set for FLSM and LSM_TRIE. */
+        /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE and TRIAD. */
         CompactionOptions schemeOptions(CompactionStyle scheme) {
             return switch (scheme) {
                 case FLSM -> flsm.build();
                 case LSM_TRIE -> trie.build();
+                case TRIAD -> triad.build();
                 default -> CompactionOptions.defaults(scheme);
             };
         }
