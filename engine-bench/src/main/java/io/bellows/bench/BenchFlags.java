@@ -261,16 +261,23 @@ final class BenchFlags {
         addScheme(m, CompactionStyle.FLSM, "flsm_parallel_seeks", "true|false", Boolean.toString(flsm.parallelSeeks()),
                 "FLSM: position a last-level guard's tables on several threads per seek",
                 (v, s) -> v.flsm.parallelSeeks(bool("flsm_parallel_seeks", s)));
+        addScheme(m, CompactionStyle.TRIAD, "triad_mem", "true|false", Boolean.toString(triad.mem()),
+                "TRIAD: TRIAD-MEM, keep the hottest keys in memory at a flush", (v, s) -> v.triad.mem(bool("triad_mem", s)));
+        addScheme(m, CompactionStyle.TRIAD, "triad_hot_fraction", "F", Double.toString(triad.hotFraction()),
+                "TRIAD: K, the hot keys kept at a flush, as a fraction of the MemStore's entries",
+                (v, s) -> engine("triad_hot_fraction", () -> v.triad.hotFraction(doubleIn("triad_hot_fraction", s))));
+        addScheme(m, CompactionStyle.TRIAD, "triad_flush_threshold", "N", Integer.toString(triad.flushThreshold()),
+                "TRIAD: FLUSH_TH, cold keys below which a flush keeps all in memory", (v, s) -> engine("triad_flush_threshold",
+                        () -> v.triad.flushThreshold((int) longIn("triad_flush_threshold", s, 0, 1 << 20))));
         addScheme(m, CompactionStyle.TRIAD, "triad_disk", "true|false", Boolean.toString(triad.disk()),
-                "TRIAD: TRIAD-DISK, defer L0 compaction while L0 and L1 share few keys (HLL sketches)",
+                "TRIAD: TRIAD-DISK, defer L0 compaction while L0 and L1 share few keys",
                 (v, s) -> v.triad.disk(bool("triad_disk", s)));
         addScheme(m, CompactionStyle.TRIAD, "triad_overlap_ratio", "F", Double.toString(triad.overlapRatioThreshold()),
                 "TRIAD: OVERLAP_RATIO_TH, the overlap ratio below which L0 compaction is deferred",
                 (v, s) -> engine("triad_overlap_ratio", () -> v.triad.overlapRatioThreshold(doubleIn("triad_overlap_ratio", s))));
         addScheme(m, CompactionStyle.TRIAD, "triad_l0_max_tables", "N", Integer.toString(triad.l0MaxTables()),
-                "TRIAD: MAX_FILES_L0, L0 tables at which a deferred compaction is forced",
-                (v, s) -> engine("triad_l0_max_tables",
-                        () -> v.triad.l0MaxTables((int) longIn("triad_l0_max_tables", s, 1, 1000))));
+                "TRIAD: MAX_FILES_L0, L0 tables at which a deferred compaction is forced", (v, s) -> engine(
+                        "triad_l0_max_tables", () -> v.triad.l0MaxTables((int) longIn("triad_l0_max_tables", s, 1, 1000))));
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));

@@ -79,6 +79,9 @@ final class OpenConfig {
                 m.put("trie.gcGarbageRatio", String.format(Locale.ROOT, "%.2f", 0.05 + 0.9 * r.nextDouble()));
             }
             case TRIAD -> {
+                m.put("triad.mem", Boolean.toString(r.nextInt(4) > 0));
+                m.put("triad.hotFraction", String.format(Locale.ROOT, "%.3f", StoreShape.pick(r, 0.001, 0.01, 0.1, 0.5)));
+                m.put("triad.flushThreshold", Integer.toString(StoreShape.pickInt(r, 0, 10, 100, 1000)));
                 m.put("triad.disk", Boolean.toString(r.nextInt(4) > 0));
                 m.put("triad.overlapRatioThreshold", String.format(Locale.ROOT, "%.2f", r.nextDouble()));
                 // At most the L0 stop trigger, which EngineOptions requires (writers would stop behind a deferral).
@@ -124,7 +127,10 @@ final class OpenConfig {
     private CompactionOptions schemeOptions(StoreShape shape) {
         return switch (shape.scheme()) {
             case LEVELED -> LeveledOptions.defaults();
-            case TRIAD -> TriadOptions.builder().disk(Boolean.parseBoolean(values.get("triad.disk")))
+            case TRIAD -> TriadOptions.builder().mem(Boolean.parseBoolean(values.get("triad.mem")))
+                    .hotFraction(Double.parseDouble(values.get("triad.hotFraction")))
+                    .flushThreshold(i("triad.flushThreshold"))
+                    .disk(Boolean.parseBoolean(values.get("triad.disk")))
                     .overlapRatioThreshold(Double.parseDouble(values.get("triad.overlapRatioThreshold")))
                     .l0MaxTables(i("triad.l0MaxTables"))
                     .build();

@@ -99,6 +99,9 @@ final class BellowsSettings {
         TRIE_OPTIONS.put("bellows.trie_filter_cache_size", (b, k, v) -> b.filterCacheSize(parseBytes(k, v)));
         TRIE_OPTIONS.put("bellows.trie_gc_garbage_ratio", (b, k, v) -> b.gcGarbageRatio(parseDouble(k, v)));
         TRIE_OPTIONS.put("bellows.trie_hash_seed", (b, k, v) -> b.hashSeed(parseLong(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_mem", (b, k, v) -> b.mem(parseBoolean(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_hot_fraction", (b, k, v) -> b.hotFraction(parseDouble(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_flush_threshold", (b, k, v) -> b.flushThreshold(parseInt(k, v)));
         TRIAD_OPTIONS.put("bellows.triad_disk", (b, k, v) -> b.disk(parseBoolean(k, v)));
         TRIAD_OPTIONS.put("bellows.triad_overlap_ratio_threshold",
                 (b, k, v) -> b.overlapRatioThreshold(parseDouble(k, v)));

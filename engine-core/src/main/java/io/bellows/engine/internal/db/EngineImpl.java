@@ -92,6 +92,9 @@ public final class EngineImpl implements Engine {
         VersionSet versions = new VersionSet(dir, fs, scheme.numLevels(options), scheme, this::scheduleSweep);
         MemStore memstore = MemStores.create(options, new MemStoreContext(versions::lastSequence,
                 snapshots::sequences, threads.inMemory, memstoreCounters, this::scheduleWalTruncation));
+        if (scheme.countsUpdates()) {
+            memstore.countUpdates();
+        }
         TableFormats formats = new TableFormats(new BlockCache(options.blockCacheSize()), counters);
         scheme.registerTableFormats(formats, counters);
         TableCache tables = new TableCache(dir, fs, formats);
@@ -244,6 +247,11 @@ public final class EngineImpl implements Engine {
 
     CompactionScheme scheme() {
         return ctx.scheme;
+    }
+
+    /** The table cache (tests read tables through it). */
+    TableCache tables() {
+        return ctx.tables;
     }
 
     MemStoreCounters memstoreCounters() {

@@ -5,6 +5,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.CompactionScheme;
+import io.bellows.engine.internal.compaction.FlushPlan;
 import io.bellows.engine.internal.compaction.TableOutputs;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableSource;
@@ -17,6 +18,7 @@ import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,9 +33,12 @@ public final class TriadScheme implements CompactionScheme {
     /** TRIAD-DISK's state; null when it is off. */
     private final Sketches sketches;
     private final L0Deferral deferral;
+    /** TRIAD-MEM's state; null when it is off. */
+    private final HotKeyStats mem;
 
     public TriadScheme(EngineOptions o) {
         TriadOptions t = (TriadOptions) o.compactionOptions();
+        mem = t.mem() ? new HotKeyStats(t.hotFraction(), t.flushThreshold(), o.memstoreSize() / 2) : null;
         if (t.disk()) {
             sketches = new Sketches();
             deferral = new L0Deferral(t.overlapRatioThreshold(), t.l0MaxTables(), sketches);
@@ -141,7 +146,24 @@ public final class TriadScheme implements CompactionScheme {
     }
 
     @Override
+    public FlushPlan planFlush(long entries) {
+        return mem == null ? null : mem.plan(entries);
+    }
+
+    @Override
+    public boolean countsUpdates() {
+        return mem != null;
+    }
+
+    @Override
     public Map<String, Double> figures() {
-        return deferral == null ? Map.of() : deferral.figures();
+        Map<String, Double> m = new LinkedHashMap<>();
+        if (mem != null) {
+            m.putAll(mem.figures());
+        }
+        if (deferral != null) {
+            m.putAll(deferral.figures());
+        }
+        return m;
     }
 }

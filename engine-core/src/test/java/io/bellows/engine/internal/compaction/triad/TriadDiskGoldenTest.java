@@ -166,7 +166,7 @@ class TriadDiskGoldenTest {
     void withDiskOffL0CompactsAtTheLeveledTriggerAndTablesCarryNoSketch() throws IOException {
         open(TriadOptions.builder().disk(false).build());
         assertNull(scheme.sketches());
-        assertTrue(scheme.figures().isEmpty());
+        assertTrue(scheme.figures().keySet().stream().noneMatch(k -> k.startsWith("l0.")), scheme.figures().toString());
         long before = seq;
         FileMeta a = new FileMeta(versions.newFileNumber(), 10, key("a", 0), before, key("a", 9), before, 10, before);
         FileMeta b = new FileMeta(versions.newFileNumber(), 10, key("b", 0), before + 1, key("b", 9), before + 1, 10,
