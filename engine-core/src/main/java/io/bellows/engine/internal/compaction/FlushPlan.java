@@ -1,5 +1,7 @@
 package io.bellows.engine.internal.compaction;
 
+import java.util.List;
+
 /**
  * A scheme's plan for one MemStore flush: which keys stay in memory instead of being written (TRIAD-MEM's
  * hot keys). The engine shows it every key of the snapshot once, in key order, with the key's update
@@ -21,6 +23,15 @@ public interface FlushPlan {
 
     /** Whether the flush leaves out {@code key}, keeping its versions in memory. */
     boolean carries(byte[] key);
+
+    /**
+     * The keys carried, in key order, once every key was offered: lets the engine seek to them instead of
+     * reading the whole snapshot again. Null (the default) when the plan only answers key by key, e.g.
+     * because it carries nearly everything.
+     */
+    default List<byte[]> carriedKeys() {
+        return null;
+    }
 
     /**
      * The engine could not carry the plan out (no room in a bounded MemStore, or the WAL failed): the

@@ -118,7 +118,7 @@ final class CarryOver {
                 byte[] k = it.key();
                 if (key == null || !Arrays.equals(key, k)) {
                     if (key != null) {
-                        plan.offer(key, updates + dropped.getOrDefault(ByteBuffer.wrap(key), 0), bytes);
+                        plan.offer(key, updates + droppedOf(dropped, key), bytes);
                     }
                     key = k;
                     updates = 0;
@@ -133,13 +133,22 @@ final class CarryOver {
                 }
             }
             if (key != null) {
-                plan.offer(key, updates + dropped.getOrDefault(ByteBuffer.wrap(key), 0), bytes);
+                plan.offer(key, updates + droppedOf(dropped, key), bytes);
             }
         }
     }
 
+    private static int droppedOf(Map<ByteBuffer, Integer> dropped, byte[] key) {
+        // Under NONE and BASIC nothing is ever dropped: no wrapper per key then.
+        return dropped.isEmpty() ? 0 : dropped.getOrDefault(ByteBuffer.wrap(key), 0);
+    }
+
     /** Second pass: the versions the flush would write of the keys the plan carries. */
     private List<Carried> collect(List<Segment> snapshot, long[] snapshots, FlushPlan plan) {
+        List<byte[]> keys = plan.carriedKeys();
+        if (keys != null) {
+            return seek(snapshot, snapshots, keys);
+        }
         List<Carried> out = new ArrayList<>();
         VersionPruner pruner = new VersionPruner(snapshots, null);
         byte[] key = null;
@@ -154,6 +163,22 @@ final class CarryOver {
                 }
                 if (carries && kept) {
                     out.add(new Carried(k, it.sequence(), it.kind(), it.value()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The versions the flush would write of {@code keys} (sorted), found by seeking. */
+    private static List<Carried> seek(List<Segment> snapshot, long[] snapshots, List<byte[]> keys) {
+        List<Carried> out = new ArrayList<>();
+        try (MergingIterator it = merged(snapshot)) {
+            for (byte[] key : keys) {
+                VersionPruner pruner = new VersionPruner(snapshots, null);
+                for (it.seek(key, InternalKeys.MAX_SEQUENCE); it.isValid() && Arrays.equals(it.key(), key); it.next()) {
+                    if (pruner.keep(key, it.sequence(), it.kind())) {
+                        out.add(new Carried(key, it.sequence(), it.kind(), it.value()));
+                    }
                 }
             }
         }

@@ -3,7 +3,9 @@ package io.bellows.engine.internal.compaction.triad;
 import io.bellows.engine.internal.compaction.FlushPlan;
 import io.bellows.engine.internal.util.Bytes;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 
@@ -52,19 +54,21 @@ final class HotKeys implements FlushPlan {
         if (updates < 2 || k == 0) {
             return;
         }
-        Candidate c = new Candidate(key, updates, keyBytes);
         if (top.size() < k) {
-            top.add(c);
-        } else if (c.compareTo(top.peek()) > 0) {
-            top.poll();
-            top.add(c);
+            top.add(new Candidate(key, updates, keyBytes));
+        } else if (updates >= top.peek().updates) {
+            Candidate c = new Candidate(key, updates, keyBytes);
+            if (c.compareTo(top.peek()) > 0) {
+                top.poll();
+                top.add(c);
+            }
         }
     }
 
     @Override
     public boolean carries(byte[] key) {
         decide();
-        return all || hot.contains(ByteBuffer.wrap(key));
+        return all || !hot.isEmpty() && hot.contains(ByteBuffer.wrap(key));
     }
 
     @Override
@@ -75,6 +79,20 @@ final class HotKeys implements FlushPlan {
     /** Whether the engine wrote every key instead. */
     boolean wasAbandoned() {
         return abandoned;
+    }
+
+    @Override
+    public List<byte[]> carriedKeys() {
+        decide();
+        if (all) {
+            return null;
+        }
+        List<byte[]> keys = new ArrayList<>(top.size());
+        for (Candidate c : top) {
+            keys.add(c.key);
+        }
+        keys.sort(Bytes::compare);
+        return keys;
     }
 
     /** Whether the plan is complete (the engine asked what it carries). */
