@@ -34,8 +34,9 @@ public interface FlushPlan {
     }
 
     /**
-     * The engine could not carry the plan out (no room in a bounded MemStore, or the WAL failed): the
-     * flush writes every key. Default: nothing.
+     * The engine did not carry the plan out (the snapshot holds unlogged writes or a log that was not
+     * forced, no room in a bounded MemStore, or the WAL failed): the flush writes every key. It may come
+     * before any key was offered. Default: nothing.
      */
     default void abandoned() {}
 }

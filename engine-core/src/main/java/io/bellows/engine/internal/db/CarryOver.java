@@ -43,15 +43,25 @@ final class CarryOver {
      * REQUIRES: lock held, leader, {@code wal} just rolled. Plans the flush of {@code snapshot} and carries
      * what the plan keeps; returns the plan, or null when the flush writes everything (no plan, or the
      * carry-over failed before any carried version reached the MemStore).
+     *
+     * <p>Nothing is carried unless the snapshot is {@code durable} in its logs (no unlogged write, every
+     * log forced when rolled): a carried version is logged again and synced, so if the original batch
+     * were unlogged, or in a log tail a crash can lose, a crash before the flush is installed would keep
+     * the carried part of the batch and lose the rest.
      */
     @GuardedBy("state.lock")
-    FlushPlan carry(List<Segment> snapshot, Wal wal) {
+    FlushPlan carry(List<Segment> snapshot, Wal wal, boolean durable) {
         long entries = 0;
         for (Segment s : snapshot) {
             entries += s.entries();
         }
         FlushPlan plan = ctx.scheme.planFlush(entries);
         if (plan == null) {
+            return null;
+        }
+        if (!durable) {
+            carriedLast = new LongHashSet();
+            plan.abandoned();
             return null;
         }
         long[] snapshots = ctx.snapshots.sequences();

@@ -63,7 +63,7 @@ final class FlushScheduler {
         pending = ctx.memstore.snapshot();
         pendingLog = number;
         walRetention.snapshotTaken();
-        pendingPlan = carryOver.carry(pending, walRetention.wal());
+        pendingPlan = carryOver.carry(pending, walRetention.wal(), walRetention.snapshotDurable());
         schedule(0);
     }
 

@@ -10,6 +10,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.internal.io.CrashableFileSystem;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * TRIAD-DISK through the engine: flushes of disjoint keys stay in L0 until L0 holds its maximum (6), the
  * sketches come back from the tables after a reopen, and flushes of the same keys compact at the leveled
- * trigger. Decisions are read from {@link EngineStats#scheme()}.
+ * trigger. Decisions are read from {@link EngineStats#scheme()} and the {@code bellows.scheme} gauges.
  */
 class TriadDiskEngineTest {
     private static final Path DIR = Path.of("/db");
@@ -89,6 +90,11 @@ class TriadDiskEngineTest {
             assertEquals(1.0, f.get("l0.run"), f.toString());
             assertEquals(0.5, f.get("l0.overlap.ratio"), 0.03);
             assertArrayEquals(value(1, 3), db.get(key(0, 3)));
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            db.metrics("triad").bindTo(registry);
+            assertEquals(1.0, registry.get("bellows.scheme").tag("figure", "l0.run").gauge().value());
+            assertEquals(0.5, registry.get("bellows.scheme").tag("figure", "l0.overlap.ratio").gauge().value(), 0.03);
+            assertEquals(2.0, registry.get("bellows.scheme").tag("figure", "mem.flushes").gauge().value());
         } finally {
             db.close();
         }

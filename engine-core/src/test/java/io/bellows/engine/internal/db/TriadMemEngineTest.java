@@ -13,6 +13,8 @@ import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
 import io.bellows.engine.TriadOptions;
+import io.bellows.engine.WriteBatch;
+import io.bellows.engine.WriteOptions;
 import io.bellows.engine.internal.compaction.FlushPlan;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -146,6 +148,25 @@ class TriadMemEngineTest {
             }
         } finally {
             reopened.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(InMemoryCompaction.class)
+    void aSnapshotHoldingUnloggedWritesCarriesNothing(InMemoryCompaction policy) throws Exception {
+        EngineImpl db = EngineImpl.open(DIR, options(policy), new CrashableFileSystem());
+        try {
+            for (int i = 0; i < 200; i++) {
+                db.put(cold(0, i), value("c"));
+                db.write(new WriteBatch().put(hot(i % HOT), value("h" + i)), WriteOptions.noWal());
+            }
+            db.flush();
+            settle(db);
+            Set<String> disk = keysOnDisk(db);
+            assertTrue(disk.contains(new String(hot(0))), "hot keys written unlogged are flushed, not carried");
+            assertEquals(1.0, db.stats().scheme().get("mem.abandoned"), db.stats().scheme().toString());
+        } finally {
+            db.close();
         }
     }
 

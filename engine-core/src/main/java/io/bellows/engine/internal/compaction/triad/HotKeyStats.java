@@ -25,7 +25,7 @@ final class HotKeyStats {
 
     /** The plan of a flush of a snapshot of {@code entries} entries: K = ceil(hotFraction × entries). */
     synchronized HotKeys plan(long entries) {
-        if (last != null) {
+        if (last != null && !last.wasAbandoned()) {
             // The previous flush's plan is complete: its MemStore switch is over.
             last.decide();
         }
@@ -37,7 +37,7 @@ final class HotKeyStats {
 
     /** Adds the last plan's outcome to the figures, once it is complete. */
     private void count() {
-        if (last != null && last.decided()) {
+        if (last != null && (last.decided() || last.wasAbandoned())) {
             plans++;
             if (last.wasAbandoned()) {
                 abandoned++;
