@@ -10,6 +10,8 @@ module io.bellows.engine {
     requires com.google.common;
     requires com.carrotsearch.hppc;
     requires zero.allocation.hashing;
+    // HyperLogLog sketches of TRIAD's L0 and L1 tables (an automatic module: the jar names no module).
+    requires datasketches.java;
     // ExtendedOpenOption.DIRECT for direct I/O on tables.
     requires jdk.unsupported;
 

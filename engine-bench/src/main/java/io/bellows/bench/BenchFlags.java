@@ -9,6 +9,7 @@ import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.PtierOptions;
+import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
@@ -75,8 +76,8 @@ final class BenchFlags {
     }
 
     /**
-     * The compaction scheme whose options a flag sets (FLSM for --flsm_*, LSM_TRIE for --trie_*), or
-     * null for a flag that is not specific to one scheme.
+     * The compaction scheme whose options a flag sets (FLSM for --flsm_*, LSM_TRIE for --trie_*, TRIAD for
+     * --triad_*), or null for a flag that is not specific to one scheme.
      */
     static CompactionStyle schemeOf(String flagName) {
         Flag flag = FLAGS.get(flagName);
@@ -142,9 +143,7 @@ final class BenchFlags {
 
     private static Map<String, Flag> flags() {
         EngineOptions d = EngineOptions.defaults();
-        FlsmOptions flsm = FlsmOptions.defaults();
         TrieOptions trie = TrieOptions.defaults();
-        PtierOptions ptier = PtierOptions.defaults();
         Map<String, Flag> m = new LinkedHashMap<>();
         add(m, "benchmarks", "LIST", DEFAULT_BENCHMARKS, "comma-separated workloads, run in order",
                 (v, s) -> v.benchmarks = Workload.parseList(s));
@@ -167,10 +166,14 @@ final class BenchFlags {
                 (v, s) -> v.valueSizeMin = (int) bytesIn("value_size_min", s, 0, EngineOptions.MAX_VALUE_LENGTH_LIMIT));
         add(m, "threads", "N", "1", "client threads; each workload's operations are split over them",
                 (v, s) -> v.threads = (int) longIn("threads", s, 1, 1024));
-        add(m, "distribution", "uniform|zipfian", "uniform",
-                "key choice of overwrite, readrandom, seekrandom, deleterandom (zipfian: YCSB scrambled, theta 0.99)",
+        add(m, "distribution", "uniform|zipfian|hotspot", "uniform",
+                "key choice of overwrite, readrandom, seekrandom, deleterandom (zipfian: YCSB scrambled, theta 0.99;"
+                        + " hotspot: see --hotspot)",
                 (v, s) -> v.distribution = enumValue("distribution", s, KeyDistribution.class));
-        add(m, "request_distribution", "uniform|zipfian|latest", "each YCSB workload's own (D latest, else zipfian)",
+        add(m, "hotspot", "KEYS/OPS", "0.2/0.8", "hotspot: the share of the keys (the lowest-numbered) that are hot"
+                + " and the share of the operations they get, e.g. 0.01/0.99",
+                (v, s) -> engine("hotspot", () -> v.hotspot = KeyDistribution.Hotspot.parse(s)));
+        add(m, "request_distribution", "uniform|zipfian|latest|hotspot", "each YCSB workload's own (D latest, else zipfian)",
                 "key choice of the YCSB workloads",
                 (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
         add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
@@ -235,43 +238,7 @@ final class BenchFlags {
                         () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
         add(m, "num_levels", "N", Integer.toString(d.numLevels()), "levels including L0",
                 (v, s) -> engine("num_levels", () -> v.engine.numLevels((int) longIn("num_levels", s, 2, 20))));
-        addScheme(m, CompactionStyle.FLSM, "flsm_top_level_bits", "N", Integer.toString(flsm.topLevelBits()),
-                "FLSM: hash bits of a level-0 guard; level i needs top - i * decrement (with --flsm_bit_decrement)",
-                (v, s) -> v.flsmTopLevelBits = (int) longIn("flsm_top_level_bits", s, 1, 62));
-        addScheme(m, CompactionStyle.FLSM, "flsm_bit_decrement", "N", Integer.toString(flsm.bitDecrement()),
-                "FLSM: fewer guard bits per level",
-                (v, s) -> v.flsmBitDecrement = (int) longIn("flsm_bit_decrement", s, 0, 16));
-        addScheme(m, CompactionStyle.FLSM, "flsm_max_tables_per_guard", "N", Integer.toString(flsm.maxTablesPerGuard()),
-                "FLSM: overlapping tables that make a guard due (max_sstables_per_guard)",
-                (v, s) -> engine("flsm_max_tables_per_guard",
-                        () -> v.flsm.maxTablesPerGuard((int) longIn("flsm_max_tables_per_guard", s, 1, 1000))));
-        addScheme(m, CompactionStyle.FLSM, "flsm_guard_max_bytes", "BYTES", sizeText(flsm.guardMaxBytes()),
-                "FLSM: byte cap of a level-1 guard, doubling per level",
-                (v, s) -> engine("flsm_guard_max_bytes",
-                        () -> v.flsm.guardMaxBytes(bytesIn("flsm_guard_max_bytes", s))));
-        addScheme(m, CompactionStyle.FLSM, "flsm_guard_min_bytes", "BYTES", sizeText(flsm.guardMinBytes()),
-                "FLSM: a guard left holding less than this after a compaction is retired; 0 keeps every guard",
-                (v, s) -> engine("flsm_guard_min_bytes",
-                        () -> v.flsm.guardMinBytes(bytesIn("flsm_guard_min_bytes", s))));
-        addScheme(m, CompactionStyle.FLSM, "flsm_seek_compaction", "N",
-                Integer.toString(flsm.seekCompactionThreshold()),
-                "FLSM: consecutive seeks without writes that trigger a seek-based compaction; 0 = off",
-                (v, s) -> engine("flsm_seek_compaction", () -> v.flsm.seekCompactionThreshold(
-                        (int) longIn("flsm_seek_compaction", s, 0, 1_000_000))));
-        addScheme(m, CompactionStyle.FLSM, "flsm_parallel_seeks", "true|false", Boolean.toString(flsm.parallelSeeks()),
-                "FLSM: position a last-level guard's tables on several threads per seek",
-                (v, s) -> v.flsm.parallelSeeks(bool("flsm_parallel_seeks", s)));
-        addScheme(m, CompactionStyle.PTIER, "ptier_prefix_length", "N", Integer.toString(ptier.prefixLength()),
-                "PTIER: leading key bytes that form the prefix output tables are cut at",
-                (v, s) -> engine("ptier_prefix_length",
-                        () -> v.ptier.prefixLength((int) longIn("ptier_prefix_length", s, 1, 1024))));
-        addScheme(m, CompactionStyle.PTIER, "ptier_split_threshold", "BYTES", "target_file_size",
-                "PTIER: T_s, the bytes a table holds before a prefix change may cut it",
-                (v, s) -> engine("ptier_split_threshold", () -> v.ptier.splitThreshold(bytesIn("ptier_split_threshold", s))));
-        addScheme(m, CompactionStyle.PTIER, "ptier_intra_merge_reads", "N", "by table size",
-                "PTIER: gets of an overlapped last-level table before its overlaps are merged",
-                (v, s) -> engine("ptier_intra_merge_reads",
-                        () -> v.ptier.intraLevelMergeReads((int) longIn("ptier_intra_merge_reads", s, 1, 1_000_000_000))));
+        SchemeFlags.add(m);
         add(m, "db", "DIR", "a fresh temporary directory, deleted at the end",
                 "store directory; must be absent or empty unless --use_existing_db",
                 (v, s) -> v.db = path("db", s));
@@ -311,7 +278,7 @@ final class BenchFlags {
     }
 
     /** A flag that sets an option of one compaction scheme; see {@link Values#checkSchemeFlags}. */
-    private static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
+    static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
             String defaultText, String help, BiConsumer<Values, String> apply) {
         m.put(name, new Flag(name, hint, defaultText, help, apply, scheme));
     }
@@ -331,7 +298,7 @@ final class BenchFlags {
         return checkRange(flag, bytesIn(flag, s), min, max);
     }
 
-    private static long bytesIn(String flag, String s) {
+    static long bytesIn(String flag, String s) {
         String t = s.trim().replace("_", "").toUpperCase(Locale.ROOT);
         int shift = 0;
         if (!t.isEmpty()) {
@@ -368,7 +335,7 @@ final class BenchFlags {
         throw new FlagException("--" + flag + " must be one of " + names(type.getEnumConstants()) + ", got '" + s + "'");
     }
 
-    private static boolean bool(String flag, String s) {
+    static boolean bool(String flag, String s) {
         switch (s.trim().toLowerCase(Locale.ROOT)) {
             case "true":
             case "1":
@@ -393,7 +360,7 @@ final class BenchFlags {
     }
 
     /** Applies an engine option, turning the builder's range check into a flag error. */
-    private static double doubleIn(String flag, String s) {
+    static double doubleIn(String flag, String s) {
         try {
             return Double.parseDouble(s.trim());
         } catch (NumberFormatException e) {
@@ -401,7 +368,7 @@ final class BenchFlags {
         }
     }
 
-    private static void engine(String flag, Runnable set) {
+    static void engine(String flag, Runnable set) {
         try {
             set.run();
         } catch (IllegalArgumentException e) {
@@ -432,7 +399,7 @@ final class BenchFlags {
      * One flag: its name, value hint (null for a switch), default as shown by --help, setter, and the
      * compaction scheme whose options it sets (null for every other flag).
      */
-    private record Flag(String name, String hint, String defaultText, String help, BiConsumer<Values, String> apply,
+    record Flag(String name, String hint, String defaultText, String help, BiConsumer<Values, String> apply,
             CompactionStyle scheme) {
         boolean isSwitch() {
             return hint == null;
@@ -440,7 +407,7 @@ final class BenchFlags {
     }
 
     /** Flag values while parsing; {@link #build()} fills derived defaults and checks combinations. */
-    private static final class Values {
+    static final class Values {
         List<Workload> benchmarks = Workload.parseList(DEFAULT_BENCHMARKS);
         long num = DEFAULT_NUM;
         long reads = -1;
@@ -455,6 +422,7 @@ final class BenchFlags {
         Path out;
         Boolean progress;
         int sampleMillis = 1000;
+        KeyDistribution.Hotspot hotspot = KeyDistribution.Hotspot.YCSB;
         int keySize = 16;
         int valueSize = 100;
         int valueSizeMin = -1;
@@ -475,6 +443,7 @@ final class BenchFlags {
         final FlsmOptions.Builder flsm = FlsmOptions.builder();
         final TrieOptions.Builder trie = TrieOptions.builder();
         final PtierOptions.Builder ptier = PtierOptions.builder();
+        final TriadOptions.Builder triad = TriadOptions.builder();
         int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
         int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
         /** The scheme flags given, each with the scheme it belongs to, in order. */
@@ -536,15 +505,16 @@ final class BenchFlags {
                     keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
                     batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
                     operations < 0 ? derived : operations, requestDistribution, scanLength,
-                    single, engines, baseline, json, out, progress, sampleMillis);
+                    single, engines, baseline, json, out, progress, sampleMillis, hotspot);
         }
 
-        /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE and PTIER. */
+        /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE, PTIER and TRIAD. */
         CompactionOptions schemeOptions(CompactionStyle scheme) {
             return switch (scheme) {
                 case FLSM -> flsm.build();
                 case LSM_TRIE -> trie.build();
                 case PTIER -> ptier.build();
+                case TRIAD -> triad.build();
                 default -> CompactionOptions.defaults(scheme);
             };
         }

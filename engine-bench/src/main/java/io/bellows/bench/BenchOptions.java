@@ -21,6 +21,7 @@ import java.util.List;
  * @param out where to write results, charts and logs, or null for none
  * @param progress whether to draw a progress bar, or null to draw one when in a terminal
  * @param sampleMillis interval of throughput samples
+ * @param hotspot the hot set of the hotspot distribution
  */
 record BenchOptions(
         List<Workload> benchmarks,
@@ -52,7 +53,8 @@ record BenchOptions(
         Path json,
         Path out,
         Boolean progress,
-        int sampleMillis) {
+        int sampleMillis,
+        KeyDistribution.Hotspot hotspot) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);

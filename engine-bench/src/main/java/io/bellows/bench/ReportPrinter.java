@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 
 /** The human-readable report: configuration, one fixed-width row per workload, engine stats, summary. */
 final class ReportPrinter {
@@ -97,6 +98,9 @@ final class ReportPrinter {
                 s.reads().tablesProbedPerGet(), s.background().stalls(), s.background().stallNanos() / 1_000_000,
                 s.background().flushes(), s.background().compactions());
         out.println("    levels: " + levels(s));
+        if (!s.scheme().isEmpty()) {
+            out.println("    scheme: " + new TreeMap<>(s.scheme()));
+        }
         EngineStats.Reads reads = s.reads();
         if (reads.gets() > 0) {
             out.printf(Locale.ROOT, "    disk reads per get: data blocks %.3f, filter blocks %.3f (block cache hits %d)%n",

@@ -58,9 +58,10 @@ final class WorkloadRunner {
             long lo = share(ops, t, threads);
             long hi = share(ops, t + 1, threads);
             long readSeqStart = t == 0 ? -1 : share(num, t, threads);
-            clients[t] = new Client(db, workload, options, keys,
-                    new ValueGenerator(valuePool, options.valueSizeMin(), options.valueSize(), random.split()),
-                    distribution.chooser(num, random.split(), records::get), permutation, random.split(), records,
+            ValueGenerator values = new ValueGenerator(valuePool, options.valueSizeMin(), options.valueSize(),
+                    random.split());
+            KeyChooser chooser = distribution.chooser(num, random.split(), records::get, options.hotspot());
+            clients[t] = new Client(db, workload, options, keys, values, chooser, permutation, random.split(), records,
                     null, readSeqStart, lo, hi);
         }
         Client writer = null;

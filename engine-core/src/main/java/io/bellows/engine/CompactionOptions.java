@@ -8,10 +8,8 @@ package io.bellows.engine;
  * Options shared by several schemes (level sizes, L0 triggers, table size) stay in {@link EngineOptions}.
  * Every implementation is immutable, validates each value when it is set, and has a
  * {@code builder()} and a {@code defaults()}.
- *
- * <p>TRIAD's options will join the permitted types when that scheme is added to {@link CompactionStyle}.
  */
-public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, TrieOptions, PtierOptions {
+public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, TrieOptions, PtierOptions, TriadOptions {
     /** The scheme these options belong to. */
     CompactionStyle style();
 
@@ -22,6 +20,7 @@ public sealed interface CompactionOptions permits LeveledOptions, FlsmOptions, T
             case FLSM -> FlsmOptions.defaults();
             case LSM_TRIE -> TrieOptions.defaults();
             case PTIER -> PtierOptions.defaults();
+            case TRIAD -> TriadOptions.defaults();
         };
     }
 }

@@ -20,7 +20,13 @@ public enum CompactionStyle {
     /**
      * PTierDB's adaptive tiering (paper 002): tiered levels whose tables may overlap, output cut at key
      * prefix changes, tables merged or moved down by the coexisted merge-and-move rules, and read-driven
-     * merges of overlapping tables at the last level.
+     * merges of overlapping tables at the largest level.
      */
-    PTIER
+    PTIER,
+    /**
+     * TRIAD (paper 004): leveled below L0, with L0→L1 compaction deferred while the L0 tables and the
+     * L1 tables they overlap share few keys (TRIAD-DISK) and the hottest keys kept in memory at a
+     * flush (TRIAD-MEM); each technique is switched in {@link TriadOptions}.
+     */
+    TRIAD
 }

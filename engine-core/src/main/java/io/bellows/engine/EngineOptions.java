@@ -281,7 +281,8 @@ public final class EngineOptions {
                 + (compactionOptions instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
                         + t.pileTrigger() + "/" + t.pileSlowdown() + "/" + t.pileStop() + ", buckets="
                         + t.tableBuckets() + ", bloomBits=" + t.bloomBitsPerKey() + ", filterCache="
-                        + t.filterCacheSize() + ", gcRatio=" + t.gcGarbageRatio() + "}" : "") + "}";
+                        + t.filterCacheSize() + ", gcRatio=" + t.gcGarbageRatio() + "}" : "")
+                + (compactionOptions instanceof TriadOptions t ? ", " + t : "") + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
@@ -535,6 +536,10 @@ public final class EngineOptions {
                         + (f.topLevelBits() - (numLevels - 1) * f.bitDecrement()) + " hash bits; topLevelBits ("
                         + f.topLevelBits() + ") - (numLevels - 1) (" + (numLevels - 1) + ") * bitDecrement ("
                         + f.bitDecrement() + ") must be at least 1");
+            }
+            if (compactionOptions instanceof TriadOptions t && t.disk() && t.l0MaxTables() > l0StopTrigger) {
+                throw new IllegalArgumentException("TRIAD l0MaxTables (" + t.l0MaxTables() + ") exceeds the L0 stop"
+                        + " trigger (" + l0StopTrigger + "): writers would stop behind a deferred L0 compaction");
             }
             if (memoryLayout == MemoryLayout.OFF_HEAP && !mslab) {
                 throw new IllegalArgumentException("memoryLayout OFF_HEAP keeps every cell in off-heap chunks;"

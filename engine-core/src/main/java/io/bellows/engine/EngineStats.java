@@ -2,6 +2,7 @@ package io.bellows.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,9 +24,11 @@ import java.util.Objects;
  * @param levels tables and bytes per level, space amplification
  * @param lastSequence the sequence number of the last acknowledged write
  * @param recovery what the open that started this engine replayed from the WAL and what it dropped
+ * @param scheme the compaction scheme's own figures by name (decisions and estimates; docs/tuning.md lists
+ *     them per scheme), empty for a scheme that reports none
  */
 public record EngineStats(Io io, Reads reads, Background background, MemStore memstore, Levels levels,
-        long lastSequence, Recovery recovery) {
+        long lastSequence, Recovery recovery, Map<String, Double> scheme) {
     public EngineStats {
         Objects.requireNonNull(io, "io");
         Objects.requireNonNull(reads, "reads");
@@ -33,6 +36,13 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
         Objects.requireNonNull(memstore, "memstore");
         Objects.requireNonNull(levels, "levels");
         Objects.requireNonNull(recovery, "recovery");
+        scheme = Map.copyOf(scheme);
+    }
+
+    /** Stats of an engine whose scheme reports no figures of its own. */
+    public EngineStats(Io io, Reads reads, Background background, MemStore memstore, Levels levels, long lastSequence,
+            Recovery recovery) {
+        this(io, reads, background, memstore, levels, lastSequence, recovery, Map.of());
     }
 
     /** Stats of an engine that reports no WAL recovery figures (another engine measured by the bench). */

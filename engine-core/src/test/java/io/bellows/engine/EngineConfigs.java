@@ -17,13 +17,29 @@ public final class EngineConfigs {
     public static Stream<Arguments> all() {
         List<Arguments> out = new ArrayList<>();
         for (MemoryLayout layout : layouts()) {
-            for (CompactionStyle style : CompactionStyle.values()) {
+            for (CompactionStyle style : schemes()) {
                 for (InMemoryCompaction policy : InMemoryCompaction.values()) {
                     out.add(Arguments.of(style, policy, layout));
                 }
             }
         }
         return out.stream();
+    }
+
+    /**
+     * The schemes this test run covers: {@code bellows.test.schemes}, comma-separated, default every
+     * {@link CompactionStyle} (a targeted run of one scheme's conformance suites).
+     */
+    public static List<CompactionStyle> schemes() {
+        String names = System.getProperty("bellows.test.schemes");
+        if (names == null) {
+            return List.of(CompactionStyle.values());
+        }
+        List<CompactionStyle> out = new ArrayList<>();
+        for (String name : names.split(",")) {
+            out.add(CompactionStyle.valueOf(name.trim()));
+        }
+        return out;
     }
 
     /** The layouts this test run covers: {@code bellows.test.layouts}, comma-separated, default ON_HEAP. */
@@ -63,6 +79,8 @@ public final class EngineConfigs {
             b.compaction(smallTrie().build());
         } else if (style == CompactionStyle.PTIER) {
             b.compaction(smallPtier().build());
+        } else if (style == CompactionStyle.TRIAD) {
+            b.compaction(TriadOptions.defaults());
         }
         return b;
     }

@@ -7,6 +7,7 @@ import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.PtierOptions;
+import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -54,7 +55,8 @@ final class OpenConfig {
         m.put("levelSizeMultiplier", Integer.toString(2 + r.nextInt(9)));
         int c = 1 + r.nextInt(8);
         int s = c + r.nextInt(17);
-        m.put("l0Triggers", c + "," + s + "," + (s + r.nextInt(17)));
+        int stop = s + r.nextInt(17);
+        m.put("l0Triggers", c + "," + s + "," + stop);
         m.put("directIo", Boolean.toString(r.nextBoolean()));
         m.put("backgroundThreads", Integer.toString(1 + r.nextInt(4)));
         switch (shape.scheme()) {
@@ -82,6 +84,15 @@ final class OpenConfig {
                 m.put("ptier.prefixLength", Integer.toString(StoreShape.pickInt(r, 1, 2, 4, 8, 15)));
                 m.put("ptier.splitThreshold", Long.toString(StoreShape.pick(r, 0L, 64L << 10, 1L << 20)));
                 m.put("ptier.intraLevelMergeReads", Integer.toString(StoreShape.pickInt(r, 0, 1, 10, 100)));
+            }
+            case TRIAD -> {
+                m.put("triad.mem", Boolean.toString(r.nextInt(4) > 0));
+                m.put("triad.hotFraction", String.format(Locale.ROOT, "%.3f", StoreShape.pick(r, 0.001, 0.01, 0.1, 0.5)));
+                m.put("triad.flushThreshold", Integer.toString(StoreShape.pickInt(r, 0, 10, 100, 1000)));
+                m.put("triad.disk", Boolean.toString(r.nextInt(4) > 0));
+                m.put("triad.overlapRatioThreshold", String.format(Locale.ROOT, "%.2f", r.nextDouble()));
+                // At most the L0 stop trigger, which EngineOptions requires (writers would stop behind a deferral).
+                m.put("triad.l0MaxTables", Integer.toString(1 + r.nextInt(stop)));
             }
             default -> {
                 // LEVELED has no options of its own; the level options above tune it.
@@ -123,6 +134,13 @@ final class OpenConfig {
     private CompactionOptions schemeOptions(StoreShape shape) {
         return switch (shape.scheme()) {
             case LEVELED -> LeveledOptions.defaults();
+            case TRIAD -> TriadOptions.builder().mem(Boolean.parseBoolean(values.get("triad.mem")))
+                    .hotFraction(Double.parseDouble(values.get("triad.hotFraction")))
+                    .flushThreshold(i("triad.flushThreshold"))
+                    .disk(Boolean.parseBoolean(values.get("triad.disk")))
+                    .overlapRatioThreshold(Double.parseDouble(values.get("triad.overlapRatioThreshold")))
+                    .l0MaxTables(i("triad.l0MaxTables"))
+                    .build();
             case FLSM -> {
                 int[] bits = ints("flsm.guardBits");
                 yield FlsmOptions.builder().guardBits(bits[0], bits[1])

@@ -8,6 +8,7 @@ import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.PtierOptions;
+import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class BellowsSettings {
     /** Key prefixes of the options of one compaction scheme, with that scheme. */
     private static final Map<String, CompactionStyle> SCHEME_PREFIXES =
             Map.of("bellows.flsm_", CompactionStyle.FLSM, "bellows.trie_", CompactionStyle.LSM_TRIE, "bellows.ptier_",
-                    CompactionStyle.PTIER);
+                    CompactionStyle.PTIER, "bellows.triad_", CompactionStyle.TRIAD);
 
     /** The keys other than {@link #DIR}, {@link #DURABILITY} and the grouped ones, each with its builder call. */
     private static final Map<String, Option> OPTIONS = new TreeMap<>();
@@ -62,6 +63,8 @@ final class BellowsSettings {
     private static final Map<String, SchemeOption<TrieOptions.Builder>> TRIE_OPTIONS = new TreeMap<>();
     /** The PTIER keys, each with its {@link PtierOptions.Builder} call. */
     private static final Map<String, SchemeOption<PtierOptions.Builder>> PTIER_OPTIONS = new TreeMap<>();
+    /** The TRIAD keys, each with its {@link TriadOptions.Builder} call. */
+    private static final Map<String, SchemeOption<TriadOptions.Builder>> TRIAD_OPTIONS = new TreeMap<>();
 
     static {
         OPTIONS.put(COMPACTION, (b, k, v) -> b.compaction(parseEnum(k, v, CompactionStyle.class)));
@@ -103,6 +106,13 @@ final class BellowsSettings {
         PTIER_OPTIONS.put("bellows.ptier_prefix_length", (b, k, v) -> b.prefixLength(parseInt(k, v)));
         PTIER_OPTIONS.put("bellows.ptier_split_threshold", (b, k, v) -> b.splitThreshold(parseBytes(k, v)));
         PTIER_OPTIONS.put("bellows.ptier_intra_merge_reads", (b, k, v) -> b.intraLevelMergeReads(parseInt(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_mem", (b, k, v) -> b.mem(parseBoolean(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_hot_fraction", (b, k, v) -> b.hotFraction(parseDouble(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_flush_threshold", (b, k, v) -> b.flushThreshold(parseInt(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_disk", (b, k, v) -> b.disk(parseBoolean(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_overlap_ratio_threshold",
+                (b, k, v) -> b.overlapRatioThreshold(parseDouble(k, v)));
+        TRIAD_OPTIONS.put("bellows.triad_l0_max_tables", (b, k, v) -> b.l0MaxTables(parseInt(k, v)));
     }
 
     private final Path dir;
@@ -124,6 +134,7 @@ final class BellowsSettings {
         keys.addAll(FLSM_OPTIONS.keySet());
         keys.addAll(TRIE_OPTIONS.keySet());
         keys.addAll(PTIER_OPTIONS.keySet());
+        keys.addAll(TRIAD_OPTIONS.keySet());
         keys.add(DIR);
         keys.add(DURABILITY);
         keys.addAll(GROUPED);
@@ -152,6 +163,7 @@ final class BellowsSettings {
         FlsmOptions.Builder flsm = FlsmOptions.builder();
         TrieOptions.Builder trie = TrieOptions.builder();
         PtierOptions.Builder ptier = PtierOptions.builder();
+        TriadOptions.Builder triad = TriadOptions.builder();
         CompactionStyle style = given.containsKey(COMPACTION)
                 ? parseEnum(COMPACTION, given.get(COMPACTION), CompactionStyle.class) : defaults.compaction();
         Durability durability = Durability.ASYNC;
@@ -166,7 +178,9 @@ final class BellowsSettings {
             SchemeOption<FlsmOptions.Builder> flsmOption = FLSM_OPTIONS.get(key);
             SchemeOption<TrieOptions.Builder> trieOption = TRIE_OPTIONS.get(key);
             SchemeOption<PtierOptions.Builder> ptierOption = PTIER_OPTIONS.get(key);
-            boolean known = option != null || flsmOption != null || trieOption != null || ptierOption != null;
+            SchemeOption<TriadOptions.Builder> triadOption = TRIAD_OPTIONS.get(key);
+            boolean known = option != null || flsmOption != null || trieOption != null || ptierOption != null
+                    || triadOption != null;
             if (!known && !key.equals(DIR) && !GROUPED.contains(key)) {
                 throw new DBException("unknown property " + key + "; the Bellows binding accepts "
                         + String.join(", ", knownKeys()));
@@ -186,6 +200,8 @@ final class BellowsSettings {
                     trieOption.apply(trie, key, value);
                 } else if (ptierOption != null) {
                     ptierOption.apply(ptier, key, value);
+                } else if (triadOption != null) {
+                    triadOption.apply(triad, key, value);
                 }
             } catch (IllegalArgumentException limit) {
                 throw new DBException(key + "=" + value + " is out of range: " + limit.getMessage(), limit);
@@ -228,6 +244,7 @@ final class BellowsSettings {
             case FLSM -> flsm.build();
             case LSM_TRIE -> trie.build();
             case PTIER -> ptier.build();
+            case TRIAD -> triad.build();
             default -> CompactionOptions.defaults(style);
         };
         builder.compaction(schemeOptions);

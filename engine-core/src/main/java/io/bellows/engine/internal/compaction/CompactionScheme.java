@@ -14,6 +14,7 @@ import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,6 +36,9 @@ import java.util.Set;
  *   <li>compaction threads, several at once: {@link #compactionOutputs}, {@link #runCompaction},
  *       {@link #onCompacted} (after the compaction was picked, before its edit is logged);
  *   <li>{@code compactRange}'s thread: {@link #pickManual}, only while no other compaction runs;
+ *   <li>the write leader under the engine lock, at each MemStore switch: {@link #planFlush}, and the
+ *       plan's methods (whose {@code carries} the flush thread calls too);
+ *   <li>the opening thread, once, after recovery and before any background work: {@link #recovered};
  *   <li>the version set, under its own monitor (one at a time): the {@link SchemeState} methods. What
  *       must be decided atomically with an install belongs in {@link SchemeState#prepare}.
  * </ul>
@@ -180,5 +184,37 @@ public interface CompactionScheme extends SchemeState {
             start = end;
         }
         return false;
+    }
+
+    /**
+     * The store was opened with {@code v} as its current version (after WAL replay), before any flush or
+     * compaction: a scheme that keeps in memory what its tables carry ({@link TableAnnotator}) loads it
+     * here. Default: nothing.
+     */
+    default void recovered(Version v, TableSource tables) throws IOException {}
+
+    /**
+     * The plan of a MemStore flush about to start, whose snapshot holds {@code entries} entries (every
+     * version); null to write everything (the default). Called by the write leader under the engine lock
+     * after the snapshot was taken and before any key is offered to the plan.
+     */
+    default FlushPlan planFlush(long entries) {
+        return null;
+    }
+
+    /**
+     * Whether this scheme's flush plans use update counts that in-memory compaction must keep (the MemStore
+     * then counts the versions it drops). Default: false.
+     */
+    default boolean countsUpdates() {
+        return false;
+    }
+
+    /**
+     * The scheme's own running figures (decisions it made, estimates it used), by name; constant names,
+     * reported in {@code EngineStats.scheme()} and as {@code bellows.scheme} gauges. Default: none.
+     */
+    default Map<String, Double> figures() {
+        return Map.of();
     }
 }

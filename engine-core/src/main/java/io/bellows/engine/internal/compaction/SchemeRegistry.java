@@ -5,6 +5,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.internal.compaction.flsm.FlsmScheme;
 import io.bellows.engine.internal.compaction.leveled.LeveledScheme;
 import io.bellows.engine.internal.compaction.ptier.PtierScheme;
+import io.bellows.engine.internal.compaction.triad.TriadScheme;
 import io.bellows.engine.internal.compaction.trie.TrieScheme;
 import java.util.EnumMap;
 import java.util.Map;
@@ -23,6 +24,7 @@ public final class SchemeRegistry {
         SCHEMES.put(CompactionStyle.FLSM, FlsmScheme::new);
         SCHEMES.put(CompactionStyle.LSM_TRIE, TrieScheme::new);
         SCHEMES.put(CompactionStyle.PTIER, PtierScheme::new);
+        SCHEMES.put(CompactionStyle.TRIAD, TriadScheme::new);
     }
 
     private SchemeRegistry() {}

@@ -31,6 +31,7 @@ public final class TableOutputs implements TableSink {
     private final Set<Long> pendingOutputs;
     private final LongAdder bytesWritten;
     private final Compaction.Splitter splitter;
+    private final TableAnnotator annotator;
     private final List<FileMeta> finished = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
 
@@ -41,6 +42,13 @@ public final class TableOutputs implements TableSink {
 
     public TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
             LongAdder bytesWritten, Compaction.Splitter splitter) {
+        this(dir, fs, versions, format, pendingOutputs, bytesWritten, splitter, null);
+    }
+
+    /** As the constructor above, storing {@code annotator}'s metadata (null: none) with each table. */
+    public TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
+            LongAdder bytesWritten, Compaction.Splitter splitter, TableAnnotator annotator) {
+        this.annotator = annotator;
         this.dir = dir;
         this.fs = fs;
         this.versions = versions;
@@ -52,7 +60,13 @@ public final class TableOutputs implements TableSink {
 
     /** An SSTable sink for {@code ctx}, cut by {@code splitter} (null: one table). */
     public TableOutputs(TableWriteContext ctx, Compaction.Splitter splitter) {
-        this(ctx.dir(), ctx.fs(), ctx.versions(), ctx.format(), ctx.pendingOutputs(), ctx.bytesWritten(), splitter);
+        this(ctx, splitter, null);
+    }
+
+    /** An SSTable sink for {@code ctx}, cut by {@code splitter}, each table carrying {@code annotator}'s metadata. */
+    public TableOutputs(TableWriteContext ctx, Compaction.Splitter splitter, TableAnnotator annotator) {
+        this(ctx.dir(), ctx.fs(), ctx.versions(), ctx.format(), ctx.pendingOutputs(), ctx.bytesWritten(), splitter,
+                annotator);
     }
 
     @Override
@@ -77,11 +91,14 @@ public final class TableOutputs implements TableSink {
         maxSeq = Math.max(maxSeq, seq);
         if (newKey) {
             lastKey = key;
+            if (annotator != null) {
+                annotator.addKey(key);
+            }
         }
     }
 
     private void finishCurrent() throws IOException {
-        TableProperties p = builder.finish();
+        TableProperties p = builder.finish(annotator == null ? null : annotator.finish(number));
         builder = null;
         bytesWritten.add(p.fileSize());
         finished.add(new FileMeta(number, p.fileSize(), p.smallestKey(), p.smallestSeq(), p.largestKey(),

@@ -3,6 +3,7 @@ package io.bellows.engine.internal.compaction;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.OpenTable;
+import io.bellows.engine.internal.table.TableReader;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
@@ -38,4 +39,12 @@ public interface TableSource {
      * format than {@link OpenTable} offers; a {@code CorruptionException} if the file is of another format.
      */
     <T extends OpenTable> T reader(FileMeta file, Class<T> format) throws IOException;
+
+    /**
+     * The scheme metadata stored with SSTable {@code file} ({@link TableAnnotator}), or null if it has none;
+     * a {@code CorruptionException} if the file is of another format.
+     */
+    default byte[] schemeMetadata(FileMeta file) throws IOException {
+        return reader(file, TableReader.class).properties().schemeMetadata();
+    }
 }

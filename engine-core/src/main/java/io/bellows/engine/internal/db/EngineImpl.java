@@ -92,6 +92,9 @@ public final class EngineImpl implements Engine {
         VersionSet versions = new VersionSet(dir, fs, scheme.numLevels(options), scheme, this::scheduleSweep);
         MemStore memstore = MemStores.create(options, new MemStoreContext(versions::lastSequence,
                 snapshots::sequences, threads.inMemory, memstoreCounters, this::scheduleWalTruncation));
+        if (scheme.countsUpdates()) {
+            memstore.countUpdates();
+        }
         TableFormats formats = new TableFormats(new BlockCache(options.blockCacheSize()), counters);
         scheme.registerTableFormats(formats, counters);
         TableCache tables = new TableCache(dir, fs, formats);
@@ -105,7 +108,7 @@ public final class EngineImpl implements Engine {
         this.flushes = new FlushScheduler(state, ctx, flushWriter, walRetention, threads, sweeper, compactions);
         this.writes = new WriteQueue(state, ctx, new StallController(state, ctx, flushes, compactions), walRetention);
         this.reads = new ReadPath(state, ctx, compactions, this);
-        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs);
+        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs, scheme);
         Closeable lock = null;
         boolean ok = false;
         try {
@@ -116,6 +119,7 @@ public final class EngineImpl implements Engine {
             fs.createDirectories(dir);
             lock = fs.lock(dir.resolve(FileNames.LOCK));
             walRetention.attach(new Recovery(ctx, flushWriter).run());
+            scheme.recovered(versions.current(), tables);
             sweeper.sweepAtOpen();
             ok = true;
         } finally {
@@ -239,6 +243,15 @@ public final class EngineImpl implements Engine {
     /** Counters for the metrics binder, which must not go through the closed-check of stats(). */
     EngineCounters counters() {
         return ctx.counters;
+    }
+
+    CompactionScheme scheme() {
+        return ctx.scheme;
+    }
+
+    /** The table cache (tests read tables through it). */
+    TableCache tables() {
+        return ctx.tables;
     }
 
     MemStoreCounters memstoreCounters() {

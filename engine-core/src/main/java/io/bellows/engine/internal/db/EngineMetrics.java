@@ -89,6 +89,11 @@ final class EngineMetrics implements MeterBinder {
         gauge(registry, "bellows.space.amplification", EngineMetrics::spaceAmp, null,
                 "live table bytes / bytes of the last non-empty level");
         gauge(registry, "bellows.tables.live.bytes", EngineMetrics::liveBytes, "bytes", "bytes of live tables");
+        for (String figure : engine.scheme().figures().keySet()) {
+            Gauge.builder("bellows.scheme", engine, e -> e.scheme().figures().getOrDefault(figure, Double.NaN))
+                    .tags(tags.and("figure", figure)).description("the compaction scheme's own figures (docs/tuning.md)")
+                    .strongReference(true).register(registry);
+        }
     }
 
     /** Data and heap bytes of one segment kind. */

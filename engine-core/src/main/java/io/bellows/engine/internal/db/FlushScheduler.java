@@ -2,6 +2,7 @@ package io.bellows.engine.internal.db;
 
 import io.bellows.engine.EngineClosedException;
 import io.bellows.engine.EngineIOException;
+import io.bellows.engine.internal.compaction.FlushPlan;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.util.GuardedBy;
 import io.bellows.engine.internal.version.FileMeta;
@@ -28,12 +29,16 @@ final class FlushScheduler {
     private final BackgroundThreads threads;
     private final FileSweeper sweeper;
     private final CompactionScheduler compactions;
+    private final CarryOver carryOver;
     /** The MemStore snapshot to flush, or null. */
     @GuardedBy("state.lock")
     private List<Segment> pending;
     /** Log number the pending snapshot ends before; -1 when no flush is pending. */
     @GuardedBy("state.lock")
     private long pendingLog = -1;
+    /** The scheme's plan for the pending snapshot (keys carried over in memory), or null. */
+    @GuardedBy("state.lock")
+    private FlushPlan pendingPlan;
     @GuardedBy("state.lock")
     private boolean scheduled;
     @GuardedBy("state.lock")
@@ -48,6 +53,7 @@ final class FlushScheduler {
         this.threads = threads;
         this.sweeper = sweeper;
         this.compactions = compactions;
+        this.carryOver = new CarryOver(ctx);
     }
 
     /** REQUIRES: lock held, leader. Starts a new WAL, snapshots the MemStore, schedules its flush. */
@@ -57,6 +63,7 @@ final class FlushScheduler {
         pending = ctx.memstore.snapshot();
         pendingLog = number;
         walRetention.snapshotTaken();
+        pendingPlan = carryOver.carry(pending, walRetention.wal(), walRetention.snapshotDurable());
         schedule(0);
     }
 
@@ -76,6 +83,7 @@ final class FlushScheduler {
     private void run() {
         List<Segment> segments;
         long logNumber;
+        FlushPlan plan;
         state.lock.lock();
         try {
             scheduled = false;
@@ -84,12 +92,13 @@ final class FlushScheduler {
             }
             segments = pending;
             logNumber = pendingLog;
+            plan = pendingPlan;
         } finally {
             state.lock.unlock();
         }
         List<FileMeta> files = List.of();
         try {
-            files = writer.write(segments);
+            files = writer.write(segments, plan);
             VersionEdit edit = new VersionEdit();
             for (FileMeta f : files) {
                 ctx.scheme.placeFlush(ctx.versions.current(), f, edit);
@@ -127,6 +136,7 @@ final class FlushScheduler {
             ctx.memstore.clearSnapshot();
             pending = null;
             pendingLog = -1;
+            pendingPlan = null;
             walRetention.snapshotFlushed();
             failures = 0;
             ctx.counters.flushes.increment();

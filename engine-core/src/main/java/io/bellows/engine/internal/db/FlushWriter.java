@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.db;
 
+import io.bellows.engine.internal.compaction.FlushPlan;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.VersionPruner;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -8,6 +9,7 @@ import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -23,6 +25,11 @@ final class FlushWriter {
 
     /** Writes the segments' data (none if they hold nothing); the tables stay pending until installed. */
     List<FileMeta> write(List<Segment> segments) throws IOException {
+        return write(segments, null);
+    }
+
+    /** As {@link #write(List)}, leaving out the keys {@code plan} (null: none) carries over in memory. */
+    List<FileMeta> write(List<Segment> segments, FlushPlan plan) throws IOException {
         List<InternalIterator> its = new ArrayList<>();
         for (Segment s : segments) {
             its.add(s.iterator());
@@ -30,8 +37,14 @@ final class FlushWriter {
         TableSink out = ctx.scheme.flushOutputs(ctx.writeContext(ctx.counters.flushBytesWritten));
         try (MergingIterator it = new MergingIterator(its)) {
             VersionPruner pruner = new VersionPruner(ctx.snapshots.sequences(), null);
+            byte[] key = null;
+            boolean carried = false;
             for (it.seekToFirst(); it.isValid(); it.next()) {
-                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
+                if (plan != null && (key == null || !Arrays.equals(key, it.key()))) {
+                    key = it.key();
+                    carried = plan.carries(key);
+                }
+                if (!carried && pruner.keep(it.key(), it.sequence(), it.kind())) {
                     out.add(it.key(), it.sequence(), it.kind(), it.value());
                 }
             }

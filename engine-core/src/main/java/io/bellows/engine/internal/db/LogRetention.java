@@ -42,6 +42,16 @@ final class LogRetention {
         return current;
     }
 
+    /** Whether every closed log recovery would still replay was forced to its end when rolled. */
+    boolean allForced() {
+        for (long[] log : closed) {
+            if (log[2] == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Forgets logs below {@code logNumber}, which the manifest no longer needs. */
     void prune(long logNumber) {
         while (!closed.isEmpty() && closed.peekFirst()[0] < logNumber) {

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.db;
 
 import io.bellows.engine.EngineStats;
+import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.memstore.MemStoreCounters;
@@ -18,14 +19,16 @@ final class StatsCollector {
     private final MemStore memstore;
     private final VersionSet versions;
     private final FileSystem fs;
+    private final CompactionScheme scheme;
 
     StatsCollector(EngineCounters counters, MemStoreCounters memstoreCounters, MemStore memstore, VersionSet versions,
-            FileSystem fs) {
+            FileSystem fs, CompactionScheme scheme) {
         this.counters = counters;
         this.memstoreCounters = memstoreCounters;
         this.memstore = memstore;
         this.versions = versions;
         this.fs = fs;
+        this.scheme = scheme;
     }
 
     EngineStats collect() {
@@ -57,7 +60,7 @@ final class StatsCollector {
                             memstoreCounters.bytesEliminated.sum(), ms.uniqueness, ms.throttle,
                             ms.pool.chunksInUse(), ms.pool.chunksFree(), ms.pool.offHeapBytes()),
                     new EngineStats.Levels(levels),
-                    versions.lastSequence(), counters.recovery);
+                    versions.lastSequence(), counters.recovery, scheme.figures());
         } finally {
             v.release();
         }

@@ -82,6 +82,17 @@ final class WalRetention {
         unloggedWrites = false;
     }
 
+    /**
+     * REQUIRES: lock held, just after {@link #snapshotTaken}. Whether every write of the snapshot is
+     * durable in the closed logs: none was unlogged, and every log was forced when rolled. Only then may a
+     * part of it be logged again elsewhere (a flush plan's carry-over) without a crash keeping that part
+     * of a batch and losing the rest.
+     */
+    @GuardedBy("state.lock")
+    boolean snapshotDurable() {
+        return !snapshotUnlogged && closedLogs.allForced();
+    }
+
     /** REQUIRES: lock held. The snapshot is in a table, and the manifest's log number moved past its logs. */
     @GuardedBy("state.lock")
     void snapshotFlushed() {

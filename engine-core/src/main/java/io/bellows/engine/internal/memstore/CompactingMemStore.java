@@ -8,8 +8,10 @@ import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.memstore.spi.Retention;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.memstore.spi.SegmentLayout;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,6 +52,9 @@ final class CompactingMemStore implements MemStore {
     private volatile double uniqueness = 1;
     private volatile double throttle = InMemoryPolicy.INITIAL_THROTTLE;
     private volatile boolean closed;
+    /** Whether in-memory compactions count the versions they drop (a scheme asked for update counts). */
+    private volatile boolean countUpdates;
+    private final DroppedVersions dropped = new DroppedVersions();
     /** Runs just before a compaction installs its result; tests use it to force interleavings. */
     volatile Runnable beforeSwap;
 
@@ -212,9 +217,14 @@ final class CompactingMemStore implements MemStore {
     private void merge(Pipeline p) {
         ImmutableSegment merged = layout.merge(p.segments);
         try {
+            if (countUpdates) {
+                dropped.merged(p.segments, merged);
+            }
             if (swap(cur -> cur.pipeline.replaceTail(p.segments, merged, p.version))) {
                 counters.merges.increment();
                 uniqueness = uniqueness(merged);
+            } else {
+                dropped.discard(merged);
             }
         } finally {
             StateRef.releaseCreator(merged);
@@ -229,10 +239,17 @@ final class CompactingMemStore implements MemStore {
             counters.aborted.increment();
             return;
         }
-        Compacted c = layout.compact(p.segments, new Retention(snapshots, published));
+        boolean counting = countUpdates;
+        Retention retention = new Retention(snapshots, published, counting);
+        Compacted c = layout.compact(p.segments, retention);
         ImmutableSegment seg = c.segment();
         try {
-            if (swap(cur -> cur.pipeline.replaceTail(p.segments, seg, p.version))) {
+            if (counting) {
+                dropped.compacted(p.segments, seg, retention.dropsAfterKept());
+            }
+            if (!swap(cur -> cur.pipeline.replaceTail(p.segments, seg, p.version))) {
+                dropped.discard(seg);
+            } else {
                 counters.compactions.increment();
                 counters.cellsEliminated.add(c.cellsEliminated());
                 counters.bytesEliminated.add(c.bytesEliminated());
@@ -244,6 +261,16 @@ final class CompactingMemStore implements MemStore {
         } finally {
             StateRef.releaseCreator(seg);
         }
+    }
+
+    @Override
+    public void countUpdates() {
+        countUpdates = true;
+    }
+
+    @Override
+    public Map<ByteBuffer, Integer> droppedVersions(List<Segment> segments) {
+        return dropped.union(segments);
     }
 
     private static double uniqueness(ImmutableSegment s) {

@@ -1,7 +1,9 @@
 package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.memstore.spi.Segment;
+import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The memory component of the engine. The engine knows only this interface: the baseline
@@ -97,6 +99,22 @@ public interface MemStore extends AutoCloseable {
      */
     default long logRollBytes() {
         return Long.MAX_VALUE;
+    }
+
+    /**
+     * From now on, count the versions in-memory compaction drops, by key, so that a key's update count
+     * (its versions in memory plus those dropped) is known at a flush ({@link #droppedVersions}). Called
+     * once at open, before any write, when the compaction scheme plans its flushes by update counts.
+     * A MemStore that never drops versions has nothing to count.
+     */
+    default void countUpdates() {}
+
+    /**
+     * The versions in-memory compactions dropped from {@code segments} (a snapshot), by user key; empty
+     * when nothing was dropped or {@link #countUpdates()} was not called.
+     */
+    default Map<ByteBuffer, Integer> droppedVersions(List<Segment> segments) {
+        return Map.of();
     }
 
     /** Sizes by segment kind, pipeline length and policy estimates. */

@@ -18,7 +18,8 @@ import java.util.Arrays;
  * </pre>
  *
  * Counts are varint64 values; the smallest and largest keys are internal keys (user key + 8-byte
- * trailer). Every property this build knows is required.
+ * trailer). Every property this build knows is required, except the optional scheme metadata (bytes
+ * the compaction scheme stores with the table, opaque to the engine).
  */
 final class PropertiesBlock {
     static final String DELETIONS = "deletions";
@@ -26,18 +27,23 @@ final class PropertiesBlock {
     static final String LARGEST_KEY = "largest.key";
     static final String RAW_KEY_BYTES = "raw.key.bytes";
     static final String RAW_VALUE_BYTES = "raw.value.bytes";
+    static final String SCHEME_METADATA = "scheme.metadata";
     static final String SMALLEST_KEY = "smallest.key";
 
     private PropertiesBlock() {}
 
     static byte[] encode(long entries, long deletions, byte[] smallestKey, long smallestTrailer, byte[] largestKey,
-            long largestTrailer, long rawKeyBytes, long rawValueBytes) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + smallestKey.length + largestKey.length);
+            long largestTrailer, long rawKeyBytes, long rawValueBytes, byte[] schemeMetadata) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + smallestKey.length + largestKey.length
+                + (schemeMetadata == null ? 0 : schemeMetadata.length));
         putNumber(out, DELETIONS, deletions);
         putNumber(out, ENTRIES, entries);
         putKey(out, LARGEST_KEY, largestKey, largestTrailer);
         putNumber(out, RAW_KEY_BYTES, rawKeyBytes);
         putNumber(out, RAW_VALUE_BYTES, rawValueBytes);
+        if (schemeMetadata != null) {
+            putProperty(out, SCHEME_METADATA, schemeMetadata, schemeMetadata.length);
+        }
         putKey(out, SMALLEST_KEY, smallestKey, smallestTrailer);
         return out.toByteArray();
     }
@@ -50,6 +56,7 @@ final class PropertiesBlock {
         long rawValueBytes = -1;
         byte[] smallest = null;
         byte[] largest = null;
+        byte[] schemeMetadata = null;
         int[] pos = {0};
         String previous = "";
         try {
@@ -71,6 +78,7 @@ final class PropertiesBlock {
                     case RAW_VALUE_BYTES -> rawValueBytes = number(b, pos, valueEnd);
                     case SMALLEST_KEY -> smallest = Arrays.copyOfRange(b, valueStart, valueEnd);
                     case LARGEST_KEY -> largest = Arrays.copyOfRange(b, valueStart, valueEnd);
+                    case SCHEME_METADATA -> schemeMetadata = Arrays.copyOfRange(b, valueStart, valueEnd);
                     default -> { }
                 }
                 pos[0] = valueEnd;
@@ -91,7 +99,7 @@ final class PropertiesBlock {
             throw new CorruptionException(path, blockOffset, "properties: smallest key is after largest key");
         }
         return new TableProperties(fileSize, entries, deletions, smallestKey, smallestSeq, largestKey, largestSeq,
-                rawKeyBytes, rawValueBytes);
+                rawKeyBytes, rawValueBytes, schemeMetadata);
     }
 
     private static boolean internalKey(byte[] k) {

@@ -162,6 +162,14 @@ public final class TableBuilder {
      * @throws IllegalStateException if no entry was added (abandon an empty builder instead)
      */
     public TableProperties finish() throws IOException {
+        return finish(null);
+    }
+
+    /**
+     * As {@link #finish()}, storing {@code schemeMetadata} (bytes of the compaction scheme's, null for
+     * none) in the properties block.
+     */
+    public TableProperties finish(byte[] schemeMetadata) throws IOException {
         checkOpen();
         if (entries == 0) {
             throw new IllegalStateException("a table needs at least one entry; abandon() an empty builder");
@@ -174,7 +182,7 @@ public final class TableBuilder {
             BlockHandle filter = keyHashes == null ? null
                     : writeRaw(BloomFilter.build(keyHashes.buffer, keyHashes.size(), bloomBitsPerKey));
             BlockHandle properties = writeRaw(PropertiesBlock.encode(entries, deletions, smallestKey, smallestTrailer,
-                    Arrays.copyOf(lastKey, lastKeyLength), lastTrailer, rawKeyBytes, rawValueBytes));
+                    Arrays.copyOf(lastKey, lastKeyLength), lastTrailer, rawKeyBytes, rawValueBytes, schemeMetadata));
             int indexLength = indexBlock.finish();
             BlockHandle index = writeBlock(indexBlock.buffer(), indexLength);
             file.append(new Footer(filter, properties, index, TableFormat.VERSION).encode());
@@ -187,7 +195,8 @@ public final class TableBuilder {
             throw e;
         }
         return new TableProperties(offset, entries, deletions, smallestKey, InternalKeys.sequence(smallestTrailer),
-                Arrays.copyOf(lastKey, lastKeyLength), InternalKeys.sequence(lastTrailer), rawKeyBytes, rawValueBytes);
+                Arrays.copyOf(lastKey, lastKeyLength), InternalKeys.sequence(lastTrailer), rawKeyBytes, rawValueBytes,
+                schemeMetadata);
     }
 
     /** Closes the file without finishing the table, ignoring errors. Idempotent. */

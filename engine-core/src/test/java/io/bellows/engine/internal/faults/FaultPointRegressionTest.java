@@ -40,7 +40,7 @@ class FaultPointRegressionTest {
      * CURRENT and its sweep deleted every table (DefaultFileSystem.exists answered false on an I/O error).
      */
     @ParameterizedTest
-    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE"})
+    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE", "TRIAD"})
     void openWhoseCurrentCheckFailsDoesNotCreateANewStore(CompactionStyle style) {
         EngineOptions options = FaultRun.options(style);
         CrashableFileSystem mem = new CrashableFileSystem();
@@ -68,7 +68,7 @@ class FaultPointRegressionTest {
      * Nothing was lost: the old CURRENT and manifest stayed in charge.
      */
     @ParameterizedTest
-    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE"})
+    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE", "TRIAD"})
     void openWhoseNewManifestCannotBeCreatedThrowsEngineIOException(CompactionStyle style) {
         EngineOptions options = FaultRun.options(style);
         CrashableFileSystem mem = new CrashableFileSystem();
@@ -119,7 +119,7 @@ class FaultPointRegressionTest {
 
     /** A cursor reaching a table it cannot open threw a bare UncheckedIOException, not EngineIOException. */
     @ParameterizedTest
-    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM"})
+    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "TRIAD"})
     void cursorThatCannotOpenATableThrowsEngineIOException(CompactionStyle style) {
         EngineOptions options = FaultRun.options(style);
         CrashableFileSystem mem = new CrashableFileSystem();

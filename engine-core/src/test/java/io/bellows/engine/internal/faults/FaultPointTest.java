@@ -43,7 +43,7 @@ class FaultPointTest {
     private static final int MAX_HANGS = 3;
 
     @ParameterizedTest
-    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE"})
+    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE", "TRIAD"})
     @Timeout(value = 12, unit = TimeUnit.HOURS)
     void everyFaultPointKeepsAcknowledgedWritesAndLeaksNothing(CompactionStyle style) {
         String schemes = System.getProperty("bellows.faults.schemes");

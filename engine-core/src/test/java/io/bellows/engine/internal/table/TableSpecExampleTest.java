@@ -58,4 +58,21 @@ class TableSpecExampleTest {
             assertEquals(bytes.length, t.properties().fileSize());
         }
     }
+
+    @Test
+    void schemeMetadataIsAPropertyBetweenRawValueBytesAndSmallestKey() throws IOException {
+        MemFiles.Writable file = new MemFiles.Writable();
+        TableBuilder b = new TableBuilder(file, Entries.PATH, 4096, 2, 10);
+        b.add("apple".getBytes(), 7, InternalKeys.KIND_DELETE, null);
+        TableProperties written = b.finish(new byte[] {1, 2, 3});
+        String hex = HexFormat.of().formatHex(file.bytes());
+        String property = "0f" + "736368656d652e6d65746164617461" + "03" + "010203";
+        assertTrue(hex.contains("7261772e76616c75652e6279746573" + "01" + "00" + property + "0c736d616c6c6573742e6b6579"),
+                hex);
+        try (TableReader t = TableReader.open(new MemFiles.Readable(file.bytes()), Entries.PATH, 1, new BlockCache(0),
+                new EngineCounters())) {
+            assertArrayEquals(new byte[] {1, 2, 3}, t.properties().schemeMetadata());
+            assertEquals(written, t.properties());
+        }
+    }
 }

@@ -42,8 +42,24 @@ public final class LeveledScheme implements CompactionScheme {
     private final int multiplier;
     private final long targetFileSize;
     private final byte[][] cursors;
+    private final L0Gate l0Gate;
+
+    /**
+     * Decides whether an automatic L0 compaction may run now: a scheme built on LEVELED (TRIAD) may defer
+     * it. Called under the engine lock, like {@link #pick}.
+     */
+    @FunctionalInterface
+    public interface L0Gate {
+        /** {@code c} (all of L0 and the L1 tables it overlaps), another compaction, or null to defer it. */
+        Compaction admit(Version v, Compaction c);
+    }
 
     public LeveledScheme(EngineOptions o) {
+        this(o, (v, c) -> c);
+    }
+
+    public LeveledScheme(EngineOptions o, L0Gate l0Gate) {
+        this.l0Gate = l0Gate;
         numLevels = o.numLevels();
         l0Trigger = o.l0CompactionTrigger();
         l0Slowdown = o.l0SlowdownTrigger();
@@ -136,7 +152,8 @@ public final class LeveledScheme implements CompactionScheme {
                 return null;
             }
         }
-        return build(v, 0, l0, busy, "L0 has " + l0.size() + " tables");
+        Compaction c = build(v, 0, l0, busy, "L0 has " + l0.size() + " tables");
+        return c == null ? null : l0Gate.admit(v, c);
     }
 
     private Compaction pickLevel(Version v, int level, Set<Long> busy) {

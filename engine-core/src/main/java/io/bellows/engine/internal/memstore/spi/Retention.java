@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.memstore.spi;
 
+import com.carrotsearch.hppc.IntIntHashMap;
 import java.util.Arrays;
 
 /**
@@ -21,12 +22,25 @@ public final class Retention {
     private final long published;
     private int previousStripe = -1;
     private boolean started;
+    /** Versions dropped after each kept cell (by its index among the kept), or null when not counted. */
+    private final IntIntHashMap dropsAfterKept;
+    private int kept = -1;
 
     /**
      * @param snapshots live snapshot sequences, ascending
      * @param published the last sequence readers could see, read before {@code snapshots}
      */
     public Retention(long[] snapshots, long published) {
+        this(snapshots, published, false);
+    }
+
+    /**
+     * As above; with {@code countDrops}, also records how many versions were dropped right after each
+     * kept cell ({@link #dropsAfterKept}). A key's first cell is always kept, so every dropped version
+     * is an older version of the key of the kept cell it follows.
+     */
+    public Retention(long[] snapshots, long published, boolean countDrops) {
+        this.dropsAfterKept = countDrops ? new IntIntHashMap() : null;
         long[] p = Arrays.copyOf(snapshots, snapshots.length + 1);
         p[snapshots.length] = published;
         Arrays.sort(p);
@@ -44,7 +58,20 @@ public final class Retention {
         boolean keep = !started || !sameKey || stripe != previousStripe || sequence > published;
         started = true;
         previousStripe = stripe;
+        if (keep) {
+            kept++;
+        } else if (dropsAfterKept != null) {
+            dropsAfterKept.addTo(kept, 1);
+        }
         return keep;
+    }
+
+    /**
+     * Index among the kept cells (in order) to the number of versions dropped after it; absent means
+     * none. Null unless counting was asked for.
+     */
+    public IntIntHashMap dropsAfterKept() {
+        return dropsAfterKept;
     }
 
     /** Index of the first read point at or above {@code seq}: versions with equal index share a stretch. */

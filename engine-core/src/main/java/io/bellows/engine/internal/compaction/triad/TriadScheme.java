@@ -1,0 +1,169 @@
+package io.bellows.engine.internal.compaction.triad;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.TriadOptions;
+import io.bellows.engine.internal.compaction.Compaction;
+import io.bellows.engine.internal.compaction.CompactionScheme;
+import io.bellows.engine.internal.compaction.FlushPlan;
+import io.bellows.engine.internal.compaction.TableOutputs;
+import io.bellows.engine.internal.compaction.TableSink;
+import io.bellows.engine.internal.compaction.TableSource;
+import io.bellows.engine.internal.compaction.TableWriteContext;
+import io.bellows.engine.internal.compaction.WritePressure;
+import io.bellows.engine.internal.compaction.leveled.LeveledScheme;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.Version;
+import io.bellows.engine.internal.version.VersionEdit;
+import java.io.IOException;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * TRIAD (paper 004): LEVELED's picking and compaction for every level, composed with the paper's
+ * techniques on L0 and the MemStore. The leveled part is a {@link LeveledScheme} this scheme holds and
+ * forwards to (its compaction cursors are this scheme's manifest records), so the two never drift apart.
+ */
+public final class TriadScheme implements CompactionScheme {
+    private final LeveledScheme leveled;
+    /** TRIAD-DISK's state; null when it is off. */
+    private final Sketches sketches;
+    private final L0Deferral deferral;
+    /** TRIAD-MEM's state; null when it is off. */
+    private final HotKeyStats mem;
+
+    public TriadScheme(EngineOptions o) {
+        TriadOptions t = (TriadOptions) o.compactionOptions();
+        mem = t.mem() ? new HotKeyStats(t.hotFraction(), t.flushThreshold(), o.memstoreSize() / 2) : null;
+        if (t.disk()) {
+            sketches = new Sketches();
+            deferral = new L0Deferral(t.overlapRatioThreshold(), t.l0MaxTables(), sketches);
+            leveled = new LeveledScheme(o, deferral::admit);
+        } else {
+            sketches = null;
+            deferral = null;
+            leveled = new LeveledScheme(o);
+        }
+    }
+
+    @Override
+    public CompactionStyle style() {
+        return CompactionStyle.TRIAD;
+    }
+
+    @Override
+    public void placeFlush(Version current, FileMeta table, VersionEdit edit) {
+        leveled.placeFlush(current, table, edit);
+    }
+
+    @Override
+    public void candidates(Version v, byte[] key, List<FileMeta> out) {
+        leveled.candidates(v, key, out);
+    }
+
+    @Override
+    public List<InternalIterator> cursorSources(Version v, TableSource tables, boolean fillCache) throws IOException {
+        return leveled.cursorSources(v, tables, fillCache);
+    }
+
+    @Override
+    public Compaction pick(Version v, Set<Long> busy) {
+        return leveled.pick(v, busy);
+    }
+
+    @Override
+    public Compaction pickManual(Version v, int level, byte[] from, byte[] to) {
+        return leveled.pickManual(v, level, from, to);
+    }
+
+    @Override
+    public WritePressure pressure(Version v) {
+        return leveled.pressure(v);
+    }
+
+    @Override
+    public void onCompacted(Compaction c, VersionEdit edit) {
+        leveled.onCompacted(c, edit);
+    }
+
+    @Override
+    public void apply(byte[] record) {
+        leveled.apply(record);
+    }
+
+    @Override
+    public List<byte[]> snapshot() {
+        return leveled.snapshot();
+    }
+
+    @Override
+    public Comparator<FileMeta> tableOrder(int level) {
+        return leveled.tableOrder(level);
+    }
+
+    /** Every flushed table carries its sketch (TRIAD-DISK). */
+    @Override
+    public TableSink flushOutputs(TableWriteContext ctx) {
+        return new TableOutputs(ctx, null, sketches == null ? null : sketches.annotator());
+    }
+
+    /** Tables written to L1 carry their sketch too: TRIAD-DISK's overlap ratio counts the L1 tables L0 meets. */
+    @Override
+    public TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {
+        boolean sketched = sketches != null && c.outputLevel() <= 1;
+        return new TableOutputs(ctx, c.splitter(), sketched ? sketches.annotator() : null);
+    }
+
+    @Override
+    public void recovered(Version v, TableSource tables) throws IOException {
+        if (sketches != null) {
+            for (int level = 0; level <= 1 && level < v.numLevels(); level++) {
+                for (FileMeta f : v.files(level)) {
+                    sketches.load(f, tables);
+                }
+            }
+        }
+    }
+
+    /** Forgets the sketches of tables an edit deletes (a table leaving L1 for L2 is no longer compared). */
+    @Override
+    public void prepare(Version base, VersionEdit edit) {
+        leveled.prepare(base, edit);
+        if (sketches != null) {
+            for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
+                sketches.remove(d.number());
+            }
+        }
+    }
+
+    /** TRIAD-DISK's sketches (tests); null when it is off. */
+    Sketches sketches() {
+        return sketches;
+    }
+
+    @Override
+    public FlushPlan planFlush(long entries) {
+        return mem == null ? null : mem.plan(entries);
+    }
+
+    @Override
+    public boolean countsUpdates() {
+        return mem != null;
+    }
+
+    @Override
+    public Map<String, Double> figures() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        if (mem != null) {
+            m.putAll(mem.figures());
+        }
+        if (deferral != null) {
+            m.putAll(deferral.figures());
+        }
+        return m;
+    }
+}
