@@ -3,6 +3,7 @@ package io.bellows.stress;
 import io.bellows.engine.Cursor;
 import io.bellows.engine.Durability;
 import io.bellows.engine.Engine;
+import io.bellows.engine.MemoryLimitException;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
 import io.bellows.engine.WriteBatch;
@@ -145,10 +146,15 @@ final class Worker implements Runnable {
         byte op = delete ? OpLog.DELETE : OpLog.PUT;
         byte[] key = KeySpace.single(slot);
         log.attempt(op, d, 0, slot, counter, len);
-        if (delete) {
-            db.delete(key, WriteOptions.of(d));
-        } else {
-            db.put(key, Values.make(Values.KIND_SINGLE, thread, slot, counter, len), WriteOptions.of(d));
+        try {
+            if (delete) {
+                db.delete(key, WriteOptions.of(d));
+            } else {
+                db.put(key, Values.make(Values.KIND_SINGLE, thread, slot, counter, len), WriteOptions.of(d));
+            }
+        } catch (MemoryLimitException refused) {
+            // Refused before it was logged (it could never fit this open's MemStore): attempted, never acked.
+            return;
         }
         log.ack(op, d, 0, slot, counter, len);
         slotState[i] = delete ? State.ABSENT : new State(counter, len, thread);
@@ -178,7 +184,13 @@ final class Worker implements Runnable {
         for (int i : chosen) {
             log.attempt(op, d, flags, groups[i], counter, len);
         }
-        db.write(b, WriteOptions.of(d));
+        try {
+            db.write(b, WriteOptions.of(d));
+        } catch (MemoryLimitException refused) {
+            // A batch of up to 16 groups can exceed what a small MemStore can ever hold (4 x memstoreSize):
+            // the engine refuses it whole before logging it, so none of it is applied and nothing is acked.
+            return;
+        }
         for (int i : chosen) {
             log.ack(op, d, flags, groups[i], counter, len);
         }
