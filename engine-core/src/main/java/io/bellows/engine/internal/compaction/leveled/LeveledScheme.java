@@ -5,6 +5,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.compaction.LevelIterator;
+import io.bellows.engine.internal.compaction.LevelTargets;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -35,11 +36,9 @@ public final class LeveledScheme implements CompactionScheme {
     static final int MAX_GRANDPARENT_OVERLAP_FILES = 10;
 
     private final int numLevels;
-    private final int l0Trigger;
     private final int l0Slowdown;
     private final int l0Stop;
-    private final long levelBase;
-    private final int multiplier;
+    private final LevelTargets targets;
     private final long targetFileSize;
     private final byte[][] cursors;
     private final L0Gate l0Gate;
@@ -61,11 +60,9 @@ public final class LeveledScheme implements CompactionScheme {
     public LeveledScheme(EngineOptions o, L0Gate l0Gate) {
         this.l0Gate = l0Gate;
         numLevels = o.numLevels();
-        l0Trigger = o.l0CompactionTrigger();
         l0Slowdown = o.l0SlowdownTrigger();
         l0Stop = o.l0StopTrigger();
-        levelBase = o.maxBytesForLevelBase();
-        multiplier = o.levelSizeMultiplier();
+        targets = new LevelTargets(o);
         targetFileSize = o.targetFileSize();
         cursors = new byte[numLevels][];
     }
@@ -107,30 +104,13 @@ public final class LeveledScheme implements CompactionScheme {
         return out;
     }
 
-    /** Target bytes of {@code level} (>= 1). */
-    long maxBytes(int level) {
-        double b = levelBase;
-        for (int i = 1; i < level; i++) {
-            b *= multiplier;
-        }
-        return (long) b;
-    }
-
-    /** How far over its target each level is; a compaction is due at >= 1. */
-    double score(Version v, int level) {
-        if (level == 0) {
-            return (double) v.files(0).size() / l0Trigger;
-        }
-        return (double) v.levelBytes(level) / maxBytes(level);
-    }
-
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
         Integer[] order = new Integer[numLevels - 1];
         double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
             order[level] = level;
-            scores[level] = score(v, level);
+            scores[level] = targets.score(v, level);
         }
         Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
         for (int level : order) {

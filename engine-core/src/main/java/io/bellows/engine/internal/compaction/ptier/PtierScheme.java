@@ -8,6 +8,7 @@ import io.bellows.engine.PtierOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.compaction.LevelIterator;
+import io.bellows.engine.internal.compaction.LevelTargets;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -46,11 +47,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class PtierScheme implements CompactionScheme {
     private final int numLevels;
-    private final int l0Trigger;
     private final int l0Slowdown;
     private final int l0Stop;
-    private final long levelBase;
-    private final int multiplier;
+    private final LevelTargets targets;
     private final long splitThreshold;
     private final int readsOption;
     private final int lastLevelRuns;
@@ -65,14 +64,12 @@ public final class PtierScheme implements CompactionScheme {
     public PtierScheme(EngineOptions o) {
         PtierOptions p = (PtierOptions) o.compactionOptions();
         numLevels = o.numLevels();
-        l0Trigger = o.l0CompactionTrigger();
         l0Slowdown = o.l0SlowdownTrigger();
         l0Stop = o.l0StopTrigger();
-        levelBase = o.maxBytesForLevelBase();
-        multiplier = o.levelSizeMultiplier();
+        targets = new LevelTargets(o);
         splitThreshold = p.splitThreshold() != 0 ? p.splitThreshold() : o.targetFileSize();
         readsOption = p.intraLevelMergeReads();
-        lastLevelRuns = multiplier;
+        lastLevelRuns = o.levelSizeMultiplier();
         prefixes = new Prefixes(p);
         planner = new MergeMovePlanner(prefixes);
         pushes = new LevelPushes(numLevels);
@@ -146,19 +143,6 @@ public final class PtierScheme implements CompactionScheme {
         return out;
     }
 
-    /** Target bytes of {@code level} (1 to k-2); the last level has none. */
-    long maxBytes(int level) {
-        double b = levelBase;
-        for (int i = 1; i < level; i++) {
-            b *= multiplier;
-        }
-        return (long) b;
-    }
-
-    private double score(Version v, int level) {
-        return level == 0 ? (double) v.files(0).size() / l0Trigger : (double) v.levelBytes(level) / maxBytes(level);
-    }
-
     /**
      * By urgency: L0 over its trigger or a level over its target (the highest score first; a level whose
      * push has begun counts as at least due), then read-triggered merges, then the space trigger.
@@ -169,7 +153,8 @@ public final class PtierScheme implements CompactionScheme {
         double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
             order[level] = level;
-            scores[level] = level > 0 && pushes.active(level) ? Math.max(1, score(v, level)) : score(v, level);
+            double s = targets.score(v, level);
+            scores[level] = level > 0 && pushes.active(level) ? Math.max(1, s) : s;
         }
         Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
         for (int level : order) {
