@@ -100,7 +100,8 @@ class FlsmOptionsTest {
         assertSame(f, o.compactionOptions());
         assertSame(f, o.toBuilder().build().compactionOptions());
         assertTrue(o.toString().contains("compaction=FLSM"), o.toString());
-        assertTrue(o.toString().contains(", flsm=27/2/6/" + (64L << 20) + "/10/parallel-seeks,"), o.toString());
+        assertTrue(o.toString().contains(", flsm=27/2/6/" + (64L << 20) + "/" + (256L << 10) + "/10/parallel-seeks,"),
+                o.toString());
         assertFalse(EngineOptions.defaults().toString().contains("flsm="), "a LEVELED store prints no FLSM options");
     }
 }

@@ -47,7 +47,12 @@ class FaultInjectionTest {
         for (int i = 0; i < 1500; i++) {
             assertArrayEquals(value(i, 0), db.get(key(i)));
         }
-        assertTrue(db.stats().background().errors() > 0 || fs.injected() > 0);
+        // The flush runs on its own thread: wait until it has met the fault at least once.
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (db.stats().background().errors() == 0 && fs.injected() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(db.stats().background().errors() > 0 || fs.injected() > 0, "no flush met the fault in 30 s");
         fs.clear();
         db.flush();
         assertTrue(db.stats().background().flushes() > 0);

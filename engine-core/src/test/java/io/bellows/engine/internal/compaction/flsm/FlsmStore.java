@@ -52,14 +52,6 @@ final class FlsmStore {
         }
     }
 
-    int levelsWithTables() {
-        int n = 0;
-        for (int level = 1; level < index.numLevels(); level++) {
-            n += index.levels[level].tableCount > 0 ? 1 : 0;
-        }
-        return n;
-    }
-
     /** Tables at the deepest level. */
     int lastLevelTables() {
         return index.levels[index.numLevels() - 1].tableCount;
