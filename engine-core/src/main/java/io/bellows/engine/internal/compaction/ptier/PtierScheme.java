@@ -89,6 +89,10 @@ public final class PtierScheme implements CompactionScheme {
         return (TierIndex) v.schemeIndex();
     }
 
+    /**
+     * The candidate groups flattened. Within a level this order does not tell which table is newer, so
+     * nothing may stop at the first hit here: lookups go through {@link #candidateGroups}.
+     */
     @Override
     public void candidates(Version v, byte[] key, List<FileMeta> out) {
         candidateGroups(v, key, out, new IntArrayList());
