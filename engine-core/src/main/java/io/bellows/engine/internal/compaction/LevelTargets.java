@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.internal.version.Version;
+import java.util.stream.IntStream;
 
 /**
  * The engine-wide level shape that leveled and tiered schemes share: L0 is due at
@@ -26,6 +27,15 @@ public final class LevelTargets {
             b *= multiplier;
         }
         return (long) b;
+    }
+
+    /**
+     * The levels whose score is at least 1 (compaction due), most urgent first; {@code scores[level]}
+     * for each level that may be compacted.
+     */
+    public static int[] due(double[] scores) {
+        return IntStream.range(0, scores.length).filter(l -> scores[l] >= 1).boxed()
+                .sorted((a, b) -> Double.compare(scores[b], scores[a])).mapToInt(Integer::intValue).toArray();
     }
 
     /** How far over its target {@code level} of {@code v} is; a compaction is due at >= 1. */

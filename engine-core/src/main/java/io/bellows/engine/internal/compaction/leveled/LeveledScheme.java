@@ -106,17 +106,11 @@ public final class LeveledScheme implements CompactionScheme {
 
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
-        Integer[] order = new Integer[numLevels - 1];
         double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
-            order[level] = level;
             scores[level] = targets.score(v, level);
         }
-        Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
-        for (int level : order) {
-            if (scores[level] < 1) {
-                break;
-            }
+        for (int level : LevelTargets.due(scores)) {
             Compaction c = level == 0 ? pickL0(v, busy) : pickLevel(v, level, busy);
             if (c != null) {
                 return c;

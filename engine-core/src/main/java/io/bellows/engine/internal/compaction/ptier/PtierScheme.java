@@ -17,7 +17,6 @@ import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -153,18 +152,12 @@ public final class PtierScheme implements CompactionScheme {
      */
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
-        Integer[] order = new Integer[numLevels - 1];
         double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
-            order[level] = level;
             double s = targets.score(v, level);
             scores[level] = level > 0 && pushes.active(level) ? Math.max(1, s) : s;
         }
-        Arrays.sort(order, (a, b) -> Double.compare(scores[b], scores[a]));
-        for (int level : order) {
-            if (scores[level] < 1) {
-                break;
-            }
+        for (int level : LevelTargets.due(scores)) {
             if (level == 0) {
                 if (!anyBusy(v.files(0), busy)) {
                     return mergeAndSplit(v, v.files(0), "L0 has " + v.files(0).size() + " tables");
