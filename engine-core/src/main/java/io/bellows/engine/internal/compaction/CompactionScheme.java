@@ -162,6 +162,10 @@ public interface CompactionScheme extends SchemeState {
             boolean found = false;
             for (int i = start; i < end; i++) {
                 FileMeta f = candidates.get(i);
+                if (found && f.maxSequence <= out.sequence) {
+                    // Nothing in this table is newer than the entry already found: no need to read it.
+                    continue;
+                }
                 counters.tablesProbed.increment();
                 if (onTableRead(v, f)) {
                     out.compactionDue = true;

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.flsm;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
@@ -131,12 +132,25 @@ public final class FlsmScheme implements CompactionScheme {
 
     // ---------------------------------------------------------------- reads
 
+    /**
+     * The candidate groups flattened. Tables of one guard overlap and their sequences interleave (a
+     * guard's fragments arrive from different compactions of the level above, and neither the newest
+     * number nor the highest sequence holds the newest version of every key), so nothing may stop at
+     * the first hit here: lookups go through {@link #candidateGroups}.
+     */
     @Override
     public void candidates(Version v, byte[] key, List<FileMeta> out) {
+        candidateGroups(v, key, out, new IntArrayList());
+    }
+
+    /** Each L0 table holding the key alone, newest first; then per deeper level, its guard's tables holding it. */
+    @Override
+    public void candidateGroups(Version v, byte[] key, List<FileMeta> out, IntArrayList groupEnds) {
         GuardIndex idx = GuardIndex.of(v, numLevels);
         for (FileMeta f : idx.l0) {
             if (f.contains(key)) {
                 out.add(f);
+                groupEnds.add(out.size());
             }
         }
         for (int level = 1; level < numLevels; level++) {
@@ -144,10 +158,15 @@ public final class FlsmScheme implements CompactionScheme {
             if (gl.tableCount == 0) {
                 continue;
             }
+            int before = out.size();
+            // Highest sequence first, so a get can skip the tables that cannot hold a newer entry.
             for (FileMeta f : gl.tables[gl.find(key)]) {
                 if (f.contains(key)) {
                     out.add(f);
                 }
+            }
+            if (out.size() > before) {
+                groupEnds.add(out.size());
             }
         }
     }

@@ -307,9 +307,13 @@ public final class TrieScheme implements CompactionScheme {
     }
 
     /**
-     * Probes one pile per level, newest table first. The filters come from the BloomCluster box of the
-     * key's bucket column in the pile's newest table, which covers the older tables of the pile as well;
-     * only a table that box does not cover (rare: tables written concurrently) costs another box.
+     * Probes one pile per level, highest sequence first, keeping the newest entry found. A pile's tables
+     * come from pushes of the parent and from merges in place, and their sequence ranges may interleave
+     * (FLSM's guard fragments did), so a table's highest sequence does not prove it holds the newest
+     * version of every key; a table whose highest sequence is not above the entry already found cannot,
+     * and is not read. The filters come from the BloomCluster box of the key's bucket column in the
+     * pile's newest table, which covers the older tables of the pile as well; only a table that box does
+     * not cover (rare: tables written concurrently) costs another box.
      */
     @Override
     public boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
@@ -319,10 +323,16 @@ public final class TrieScheme implements CompactionScheme {
         long hi = h.hi(key);
         long lo = h.lo(key);
         long bloom = KeyHash.bloom(lo);
+        Lookup probe = null;
         for (int level = 0; level < depth; level++) {
             List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
             ClusterBox box = null;
+            boolean found = false;
             for (FileMeta f : pile) {
+                if (found && f.maxSequence <= out.sequence) {
+                    // The pile is ordered by highest sequence: no later table holds a newer entry.
+                    break;
+                }
                 HTableReader r = tables.reader(f, HTableReader.class);
                 counters.tablesProbed.increment();
                 if (box == null || !box.covers(f.number)) {
@@ -332,9 +342,19 @@ public final class TrieScheme implements CompactionScheme {
                     counters.bloomNegatives.increment();
                     continue;
                 }
-                if (r.get(key, hi, lo, seq, fillCache, out)) {
-                    return true;
+                Lookup dst = found ? probe : out;
+                if (found && probe == null) {
+                    dst = probe = new Lookup();
                 }
+                if (r.get(key, hi, lo, seq, fillCache, dst)) {
+                    if (dst != out && dst.sequence > out.sequence) {
+                        out.set(dst.sequence, dst.kind, dst.value);
+                    }
+                    found = true;
+                }
+            }
+            if (found) {
+                return true;
             }
         }
         return false;
