@@ -2,7 +2,7 @@
  * Bellows engine core. The API is {@code io.bellows.engine} and nothing else; everything under
  * {@code io.bellows.engine.internal} is hidden, except the memory-layout SPI (and the key and iterator
  * types its signatures use) for engine-offheap, and the internals the JMH micro-benchmarks measure
- * directly, each exported only to the module that needs it.
+ * directly and the readers the CLI inspects stores with, each exported only to the module that needs it.
  */
 module io.bellows.engine {
     requires transitive micrometer.core;
@@ -18,12 +18,14 @@ module io.bellows.engine {
     exports io.bellows.engine;
 
     exports io.bellows.engine.internal.memstore.spi to io.bellows.engine.offheap;
-    exports io.bellows.engine.internal.key to io.bellows.engine.offheap, io.bellows.bench;
-    exports io.bellows.engine.internal.iter to io.bellows.engine.offheap, io.bellows.bench;
+    exports io.bellows.engine.internal.key to io.bellows.engine.offheap, io.bellows.bench, io.bellows.cli;
+    exports io.bellows.engine.internal.iter to io.bellows.engine.offheap, io.bellows.bench, io.bellows.cli;
     exports io.bellows.engine.internal.memstore to io.bellows.bench;
-    exports io.bellows.engine.internal.table to io.bellows.bench;
-    exports io.bellows.engine.internal.wal to io.bellows.bench;
-    exports io.bellows.engine.internal.io to io.bellows.bench;
+    exports io.bellows.engine.internal.table to io.bellows.bench, io.bellows.cli;
+    exports io.bellows.engine.internal.wal to io.bellows.bench, io.bellows.cli;
+    exports io.bellows.engine.internal.io to io.bellows.bench, io.bellows.cli;
+    exports io.bellows.engine.internal.inspect to io.bellows.cli;
+    exports io.bellows.engine.internal.version to io.bellows.cli;
 
     uses io.bellows.engine.internal.memstore.spi.SegmentLayoutProvider;
 }

@@ -69,4 +69,18 @@ public final class FileHeader {
         }
         return version;
     }
+
+    /** A header's kind and version, as tools that take any file read them. */
+    public record Parsed(int kind, int version) {}
+
+    /**
+     * Verifies magic and checksum of the header at the start of {@code b} and returns its kind and
+     * version, whatever they are.
+     *
+     * @throws CorruptionException naming {@code file} if the header is short or damaged
+     */
+    public static Parsed read(byte[] b, Path file) {
+        int kind = b.length >= LENGTH ? Coding.getShort(b, 8) : -1;
+        return new Parsed(kind, check(b, 0, b.length, file, kind, 0, 0xffff));
+    }
 }

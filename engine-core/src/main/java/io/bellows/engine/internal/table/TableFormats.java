@@ -45,6 +45,16 @@ public final class TableFormats {
         }
     }
 
+    /** Registers {@code opener} for {@code kind} unless a format is registered for it already (tools). */
+    public void registerIfAbsent(int kind, Opener opener) {
+        openers.putIfAbsent(kind, opener);
+    }
+
+    /** The registered openers by kind (SSTables' included). */
+    public Map<Integer, Opener> registered() {
+        return Map.copyOf(openers);
+    }
+
     /** Opens {@code file} with the opener its header's kind names. */
     public OpenTable open(ReadableFile file, Path path, long number) throws IOException {
         if (file.size() < FileHeader.LENGTH) {

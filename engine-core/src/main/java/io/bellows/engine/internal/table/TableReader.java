@@ -108,6 +108,26 @@ public final class TableReader implements OpenTable {
         return fileNumber;
     }
 
+    /** Bytes of the data blocks (with their trailers), for tools. */
+    public long dataBytes() {
+        return dataEnd - FileHeader.LENGTH;
+    }
+
+    /** Data blocks, counted through the index (a walk of the index block: for tools, not reads). */
+    public int dataBlocks() {
+        BlockIterator it = index.iterator();
+        int n = 0;
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Bytes of the bloom filter, 0 without one. */
+    public int filterBytes() {
+        return filter == null ? 0 : filter.encodedLength();
+    }
+
     public Path path() {
         return path;
     }

@@ -189,6 +189,16 @@ public final class VersionSet implements AutoCloseable {
     }
 
     private String readCurrent(Path currentPath) throws IOException {
+        return readCurrent(fs, currentPath);
+    }
+
+    /**
+     * The manifest file name that the CURRENT file at {@code currentPath} names (tools read a store's
+     * manifest without a version set).
+     *
+     * @throws CorruptionException naming the file and offset if CURRENT is damaged
+     */
+    public static String readCurrent(FileSystem fs, Path currentPath) throws IOException {
         byte[] b = fs.readAll(currentPath);
         FileHeader.check(b, 0, b.length, currentPath, FileHeader.KIND_CURRENT, CURRENT_VERSION, CURRENT_VERSION);
         int off = FileHeader.LENGTH;
