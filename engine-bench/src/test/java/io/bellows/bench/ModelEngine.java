@@ -8,8 +8,10 @@ import io.bellows.engine.Snapshot;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -72,6 +74,15 @@ class ModelEngine implements Engine {
         }
         System.arraycopy(v, 0, dst, off, Math.min(v.length, dst.length - off));
         return v.length;
+    }
+
+    @Override
+    public List<byte[]> multiGet(List<byte[]> keys, ReadOptions options) {
+        List<byte[]> out = new ArrayList<>(keys.size());
+        for (byte[] k : keys) {
+            out.add(get(k, options));
+        }
+        return out;
     }
 
     @Override

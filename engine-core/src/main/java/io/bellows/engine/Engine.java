@@ -2,6 +2,7 @@ package io.bellows.engine;
 
 import io.bellows.engine.internal.db.EngineImpl;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * An open Bellows store: an ordered map of byte-string keys to byte-string values persisted in a
@@ -56,6 +57,19 @@ public interface Engine extends AutoCloseable {
      * and still returns the full length, so the caller can retry with a larger buffer.
      */
     int get(byte[] key, byte[] dst, int off, ReadOptions options);
+
+    /** The values of {@code keys} (null where absent), in the order of {@code keys}, as of one read view. */
+    default List<byte[]> multiGet(List<byte[]> keys) {
+        return multiGet(keys, ReadOptions.defaults());
+    }
+
+    /**
+     * The values of {@code keys} (null where absent), in the order of {@code keys}, all read at one
+     * sequence (the options' snapshot, or the latest write when the call starts), as if no write ran
+     * meanwhile. Cheaper than a loop of gets: one view is taken, the keys are looked up in key order and
+     * each table block is read at most once for the whole call. Duplicate keys are allowed.
+     */
+    List<byte[]> multiGet(List<byte[]> keys, ReadOptions options);
 
     Snapshot snapshot();
 

@@ -1,5 +1,7 @@
 package io.bellows.stress;
 
+import java.util.ArrayList;
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,6 +101,15 @@ class WorkerTest {
         @Override
         public int get(byte[] key, byte[] dst, int off, ReadOptions options) {
             return db.get(key, dst, off, options);
+        }
+
+        @Override
+        public List<byte[]> multiGet(List<byte[]> keys, ReadOptions options) {
+            List<byte[]> out = new ArrayList<>(keys.size());
+            for (byte[] k : keys) {
+                out.add(get(k, options));
+            }
+            return out;
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.bellows.ycsb;
 
+import java.util.List;
 import static io.bellows.ycsb.BellowsClientTest.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -161,6 +162,11 @@ class UnorderedStoreScanTest {
         @Override
         public int get(byte[] key, byte[] dst, int off, ReadOptions options) {
             return real.get(key, dst, off, options);
+        }
+
+        @Override
+        public List<byte[]> multiGet(List<byte[]> keys, ReadOptions options) {
+            return real.multiGet(keys, options);
         }
 
         @Override

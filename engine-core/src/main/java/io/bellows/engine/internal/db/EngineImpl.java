@@ -27,6 +27,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -201,6 +202,11 @@ public final class EngineImpl implements Engine {
     @Override
     public int get(byte[] key, byte[] dst, int off, ReadOptions ro) {
         return reads.get(key, dst, off, ro);
+    }
+
+    @Override
+    public List<byte[]> multiGet(List<byte[]> keys, ReadOptions ro) {
+        return reads.multiGet(keys, ro);
     }
 
     @Override

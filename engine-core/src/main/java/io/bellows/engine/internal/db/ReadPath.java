@@ -3,13 +3,16 @@ package io.bellows.engine.internal.db;
 import io.bellows.engine.Cursor;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
+import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.MemStoreView;
+import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -56,30 +59,75 @@ final class ReadPath {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ro, "options");
         state.checkOpen();
-        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
-                    + InternalKeys.MAX_KEY_LENGTH + " bytes");
-        }
-        ctx.counters.gets.increment();
+        checkKey(key);
         Lookup lk = new Lookup();
         MemStoreView view = ctx.memstore.view();
         Version v = ctx.versions.acquireCurrent();
         try {
-            long seq = readSequence(ro);
-            if (view.get(key, seq, lk)) {
-                return lk.kind == InternalKeys.KIND_PUT ? lk : null;
-            }
-            boolean found = ctx.scheme.get(v, key, seq, ctx.tables, ro.fillCache(), lk, ctx.counters);
-            if (lk.compactionDue) {
-                compactions.scheduleLocked();
-            }
-            return found && lk.kind == InternalKeys.KIND_PUT ? lk : null;
+            return find(view, v, key, readSequence(ro), ctx.tables, ro.fillCache(), lk) ? lk : null;
         } catch (IOException e) {
             throw IoErrors.wrap("get failed", e);
         } finally {
             v.release();
             view.close();
         }
+    }
+
+    /**
+     * The values of {@code keys}, looked up in key order in one view at one sequence, with every SSTable
+     * block read at most once ({@link MemoTableSource}).
+     */
+    List<byte[]> multiGet(List<byte[]> keys, ReadOptions ro) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(ro, "options");
+        state.checkOpen();
+        Integer[] order = new Integer[keys.size()];
+        for (int i = 0; i < order.length; i++) {
+            checkKey(Objects.requireNonNull(keys.get(i), "key"));
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Bytes.compare(keys.get(a), keys.get(b)));
+        byte[][] values = new byte[order.length][];
+        Lookup lk = new Lookup();
+        MemStoreView view = ctx.memstore.view();
+        Version v = ctx.versions.acquireCurrent();
+        try {
+            long seq = readSequence(ro);
+            MemoTableSource tables = new MemoTableSource(ctx.tables);
+            for (Integer i : order) {
+                if (find(view, v, keys.get(i), seq, tables, ro.fillCache(), lk)) {
+                    values[i] = lk.value.clone();
+                }
+            }
+        } catch (IOException e) {
+            throw IoErrors.wrap("multiGet failed", e);
+        } finally {
+            v.release();
+            view.close();
+        }
+        return Arrays.asList(values);
+    }
+
+    private static void checkKey(byte[] key) {
+        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
+                    + InternalKeys.MAX_KEY_LENGTH + " bytes");
+        }
+    }
+
+    /** Whether {@code key} has a live PUT at {@code seq} in the view or the version; it is then in {@code lk}. */
+    private boolean find(MemStoreView view, Version v, byte[] key, long seq, TableSource tables, boolean fillCache,
+            Lookup lk) throws IOException {
+        ctx.counters.gets.increment();
+        lk.compactionDue = false;
+        if (view.get(key, seq, lk)) {
+            return lk.kind == InternalKeys.KIND_PUT;
+        }
+        boolean found = ctx.scheme.get(v, key, seq, tables, fillCache, lk, ctx.counters);
+        if (lk.compactionDue) {
+            compactions.scheduleLocked();
+        }
+        return found && lk.kind == InternalKeys.KIND_PUT;
     }
 
     /** The sequence a read sees: its snapshot's, or the latest published (read after taking the view). */

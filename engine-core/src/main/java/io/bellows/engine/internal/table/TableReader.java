@@ -146,6 +146,11 @@ public final class TableReader implements OpenTable {
      */
     @Override
     public boolean get(byte[] userKey, long seq, boolean fillCache, Lookup out) throws IOException {
+        return get(userKey, seq, fillCache, out, null);
+    }
+
+    /** {@link #get}, first looking for the data block in {@code memo} (if not null) and remembering it there. */
+    public boolean get(byte[] userKey, long seq, boolean fillCache, Lookup out, BlockMemo memo) throws IOException {
         if (filter != null && !filter.mayContain(userKey)) {
             counters.bloomNegatives.increment();
             return false;
@@ -155,7 +160,15 @@ public final class TableReader implements OpenTable {
         if (!indexIterator.isValid()) {
             return false;
         }
-        BlockIterator it = dataBlock(indexIterator.handle(), fillCache).iterator();
+        BlockHandle handle = indexIterator.handle();
+        Block block = memo == null ? null : memo.get(fileNumber, handle.offset());
+        if (block == null) {
+            block = dataBlock(handle, fillCache);
+            if (memo != null) {
+                memo.remember(fileNumber, handle.offset(), block);
+            }
+        }
+        BlockIterator it = block.iterator();
         it.seek(userKey, seq);
         // NB: a target past the block's last entry but not past its index key cannot be in the next
         // block: the index key is either that last entry (then nothing lies between) or (s, MAX_SEQUENCE)
