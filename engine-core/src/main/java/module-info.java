@@ -12,6 +12,8 @@ module io.bellows.engine {
     requires zero.allocation.hashing;
     // HyperLogLog sketches of TRIAD's L0 and L1 tables (an automatic module: the jar names no module).
     requires datasketches.java;
+    // LZ4 and Zstandard for SSTable data blocks (an automatic module).
+    requires aircompressor;
     // ExtendedOpenOption.DIRECT for direct I/O on tables.
     requires jdk.unsupported;
 

@@ -2,6 +2,7 @@ package io.bellows.bench;
 
 import io.bellows.engine.CompactionOptions;
 import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Compression;
 import io.bellows.engine.Durability;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
@@ -134,7 +135,7 @@ final class BenchFlags {
         out.println("  YCSB workloads (ycsba..ycsbf) run on the records a fill loaded: --num is YCSB's recordcount,");
         out.println("  --operations its operationcount; inserts add keys from num upwards.");
         out.println("  --engine=rocksdb runs the workloads on RocksDB with Bellows' settings (memtable, bloom bits,");
-        out.println("  block cache, L0 triggers, WAL and sync, no compression, direct I/O). --engines=A,B,... runs");
+        out.println("  block cache, L0 triggers, WAL and sync, compression per level, direct I/O). --engines=A,B,... runs");
         out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
         out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
@@ -220,6 +221,10 @@ final class BenchFlags {
                 (v, s) -> engine("block_cache_size", () -> v.engine.blockCacheSize(bytesIn("block_cache_size", s))));
         add(m, "bloom_bits", "N", Integer.toString(d.bloomBitsPerKey()), "bloom filter bits per key; 0 for none",
                 (v, s) -> engine("bloom_bits", () -> v.engine.bloomBitsPerKey((int) longIn("bloom_bits", s, 0, 1024))));
+        add(m, "compression", "none|lz4|zstd|levels", "none",
+                "SSTable data block codec, both engines: one for every level, or levels = NONE on L0-L1, LZ4 below,"
+                        + " ZSTD on the last level (Bellows' own default)",
+                (v, s) -> compression(v.engine, s));
         add(m, "target_file_size", "BYTES", sizeText(d.targetFileSize()), "SSTable size compaction cuts output at",
                 (v, s) -> engine("target_file_size", () -> v.engine.targetFileSize(bytesIn("target_file_size", s))));
         add(m, "max_bytes_for_level_base", "BYTES", sizeText(d.maxBytesForLevelBase()), "LEVELED: target size of L1",
@@ -326,6 +331,17 @@ final class BenchFlags {
         return v;
     }
 
+    private static void compression(EngineOptions.Builder b, String s) {
+        switch (s) {
+            case "none" -> b.compression(Compression.NONE).bottommostCompression(Compression.NONE);
+            case "lz4" -> b.compression(Compression.LZ4).bottommostCompression(Compression.LZ4);
+            case "zstd" -> b.compression(Compression.ZSTD).bottommostCompression(Compression.ZSTD);
+            case "levels" -> b.compression(Compression.NONE, Compression.NONE, Compression.LZ4)
+                    .bottommostCompression(Compression.ZSTD);
+            default -> throw new FlagException("--compression must be none, lz4, zstd or levels, got " + s);
+        }
+    }
+
     private static <E extends Enum<E>> E enumValue(String flag, String s, Class<E> type) {
         for (E e : type.getEnumConstants()) {
             if (e.name().equalsIgnoreCase(s.trim())) {
@@ -429,7 +445,9 @@ final class BenchFlags {
         int threads = 1;
         KeyDistribution distribution = KeyDistribution.UNIFORM;
         Durability durability = Durability.ASYNC;
-        final EngineOptions.Builder engine = EngineOptions.builder();
+        /** Uncompressed unless --compression says otherwise, as the RocksDB side's defaults here. */
+        final EngineOptions.Builder engine = EngineOptions.builder().compression(Compression.NONE)
+                .bottommostCompression(Compression.NONE);
         Path db;
         boolean useExistingDb;
         long seed = DEFAULT_SEED;

@@ -1,10 +1,12 @@
 package io.bellows.bench;
 
+import io.bellows.engine.Compression;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -40,7 +42,7 @@ import org.rocksdb.WriteOptions;
  *       blockCacheSize (none when 0); index and filter blocks outside the cache, as Bellows keeps them;
  *   <li>leveled compaction with Bellows' static level targets (dynamic level bytes off), target file
  *       size, level count, L0 compaction / slowdown / stop triggers, max_background_jobs =
- *       backgroundThreads; compression off on every level;
+ *       backgroundThreads; the codec of each level as Bellows' (--compression);
  *   <li>direct I/O for reads, flushes and compactions when Bellows asks for it for its tables;
  *   <li>durability: SYNC is sync=true, NONE disables the WAL, ASYNC is sync=false plus a background
  *       syncWal() every walSyncInterval, which is what Bellows' ASYNC does.
@@ -105,8 +107,8 @@ final class RocksDbEngine implements BenchEngine {
                     .setLevel0SlowdownWritesTrigger(o.l0SlowdownTrigger())
                     .setLevel0StopWritesTrigger(o.l0StopTrigger())
                     .setMaxBackgroundJobs(o.backgroundThreads())
-                    .setCompressionType(CompressionType.NO_COMPRESSION)
-                    .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
+                    .setCompressionPerLevel(compressionPerLevel(o))
+                    .setBottommostCompressionType(codec(o.compression(o.numLevels() - 1, o.numLevels())))
                     .setUseDirectReads(o.directIo())
                     .setUseDirectIoForFlushAndCompaction(o.directIo());
             WriteOptions writeOptions = push(natives, new WriteOptions());
@@ -337,5 +339,21 @@ final class RocksDbEngine implements BenchEngine {
 
     private static IllegalStateException failure(String op, RocksDBException e) {
         return new IllegalStateException("rocksdb " + op + " failed: " + e.getMessage(), e);
+    }
+
+    private static List<CompressionType> compressionPerLevel(EngineOptions o) {
+        List<CompressionType> perLevel = new ArrayList<>();
+        for (int level = 0; level < o.numLevels(); level++) {
+            perLevel.add(codec(o.compression(level, o.numLevels())));
+        }
+        return perLevel;
+    }
+
+    private static CompressionType codec(Compression c) {
+        return switch (c) {
+            case NONE -> CompressionType.NO_COMPRESSION;
+            case LZ4 -> CompressionType.LZ4_COMPRESSION;
+            case ZSTD -> CompressionType.ZSTD_COMPRESSION;
+        };
     }
 }

@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 /**
  * Values cut at random offsets from one pool of random bytes generated up front, so that making a
  * value costs a copy, not a random number per byte. The bytes are incompressible; db_bench's
- * compressible values (--compression_ratio) have no counterpart because Bellows does not compress.
+ * compressible values (--compression_ratio) have no counterpart: values are random bytes, which do not compress.
  * Not thread-safe: one per thread over a shared, never-written pool.
  */
 final class ValueGenerator {

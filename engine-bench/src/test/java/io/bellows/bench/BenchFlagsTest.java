@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Durability;
+import io.bellows.engine.Compression;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
@@ -43,7 +44,12 @@ class BenchFlagsTest {
         assertFalse(o.histogram());
         assertNull(o.csv());
         assertFalse(o.help());
-        assertEquals(EngineOptions.defaults().toString(), o.engineOptions().toString());
+        // The engine's defaults, but uncompressed, like the RocksDB side, unless --compression says otherwise.
+        assertEquals(EngineOptions.builder().compression(Compression.NONE).bottommostCompression(Compression.NONE).build()
+                .toString(), o.engineOptions().toString());
+        BenchOptions levels = BenchFlags.parse("--compression=levels");
+        assertEquals(EngineOptions.defaults().toString(), levels.engineOptions().toString());
+        assertThrows(FlagException.class, () -> BenchFlags.parse("--compression=snappy"));
     }
 
     @Test

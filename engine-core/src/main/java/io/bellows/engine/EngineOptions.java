@@ -1,6 +1,7 @@
 package io.bellows.engine;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,6 +21,8 @@ public final class EngineOptions {
     private final int blockSize;
     private final int blockRestartInterval;
     private final int bloomBitsPerKey;
+    private final List<Compression> compression;
+    private final Compression bottommostCompression;
     private final long blockCacheSize;
     private final long targetFileSize;
     private final long maxBytesForLevelBase;
@@ -51,6 +54,8 @@ public final class EngineOptions {
         blockSize = b.blockSize;
         blockRestartInterval = b.blockRestartInterval;
         bloomBitsPerKey = b.bloomBitsPerKey;
+        compression = b.compression;
+        bottommostCompression = b.bottommostCompression;
         blockCacheSize = b.blockCacheSize;
         targetFileSize = b.targetFileSize;
         maxBytesForLevelBase = b.maxBytesForLevelBase;
@@ -93,6 +98,8 @@ public final class EngineOptions {
         b.blockSize = blockSize;
         b.blockRestartInterval = blockRestartInterval;
         b.bloomBitsPerKey = bloomBitsPerKey;
+        b.compression = compression;
+        b.bottommostCompression = bottommostCompression;
         b.blockCacheSize = blockCacheSize;
         b.targetFileSize = targetFileSize;
         b.maxBytesForLevelBase = maxBytesForLevelBase;
@@ -152,6 +159,11 @@ public final class EngineOptions {
 
     public int bloomBitsPerKey() {
         return bloomBitsPerKey;
+    }
+
+    /** The codec of SSTable data blocks written to {@code level} of a store of {@code levels} levels. */
+    public Compression compression(int level, int levels) {
+        return level == levels - 1 ? bottommostCompression : compression.get(Math.min(level, compression.size() - 1));
     }
 
     public long blockCacheSize() {
@@ -263,7 +275,8 @@ public final class EngineOptions {
         CompactionStyle compaction = compaction();
         return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
                 + ", memstoreSize=" + memstoreSize + ", maxValueLength=" + maxValueLength
-                + ", blockSize=" + blockSize + ", bloomBitsPerKey=" + bloomBitsPerKey
+                + ", blockSize=" + blockSize + ", bloomBitsPerKey=" + bloomBitsPerKey + ", compression=" + compression
+                + "/" + bottommostCompression
                 + ", blockCacheSize=" + blockCacheSize + ", targetFileSize=" + targetFileSize
                 + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
@@ -296,6 +309,8 @@ public final class EngineOptions {
         private int blockSize = 4096;
         private int blockRestartInterval = 16;
         private int bloomBitsPerKey = 10;
+        private List<Compression> compression = List.of(Compression.NONE, Compression.NONE, Compression.LZ4);
+        private Compression bottommostCompression = Compression.ZSTD;
         private long blockCacheSize = 64L << 20;
         private long targetFileSize = 64L << 20;
         private long maxBytesForLevelBase = 256L << 20;
@@ -372,6 +387,19 @@ public final class EngineOptions {
         }
 
         /** Bloom filter bits per key of a table; 0 (no filter) to 64, default 10 (about 1% false positives). */
+        /** SSTable codecs by level (entry i for level i, the last for deeper ones); default NONE, NONE, LZ4. */
+        public Builder compression(Compression... perLevel) {
+            OptionChecks.range("compression levels", perLevel.length, 1, 64);
+            compression = List.of(perLevel);
+            return this;
+        }
+
+        /** Codec of the last level's SSTable data blocks, which hold most of the data; default ZSTD. */
+        public Builder bottommostCompression(Compression codec) {
+            bottommostCompression = Objects.requireNonNull(codec, "bottommostCompression");
+            return this;
+        }
+
         public Builder bloomBitsPerKey(int bits) {
             bloomBitsPerKey = (int) OptionChecks.range("bloomBitsPerKey", bits, 0, 64);
             return this;

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction;
 
+import io.bellows.engine.Compression;
 import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.table.TableBuilder;
@@ -21,8 +22,16 @@ import java.util.concurrent.atomic.LongAdder;
  * registered in {@code pendingOutputs} so the obsolete-file sweep leaves it alone.
  */
 public final class TableOutputs implements TableSink {
-    /** Table-format settings shared by every output. */
-    public record Format(int blockSize, int restartInterval, int bloomBitsPerKey) {}
+    /** Table-format settings shared by every output, with the codec of their data blocks. */
+    public record Format(int blockSize, int restartInterval, int bloomBitsPerKey, Compression compression) {
+        public Format(int blockSize, int restartInterval, int bloomBitsPerKey) {
+            this(blockSize, restartInterval, bloomBitsPerKey, Compression.NONE);
+        }
+
+        public Format withCompression(Compression c) {
+            return new Format(blockSize, restartInterval, bloomBitsPerKey, c);
+        }
+    }
 
     private final Path dir;
     private final FileSystem fs;
@@ -81,7 +90,8 @@ public final class TableOutputs implements TableSink {
             created.add(number);
             Path path = FileNames.table(dir, number);
             WritableFile file = fs.createTable(path);
-            builder = new TableBuilder(file, path, format.blockSize(), format.restartInterval(), format.bloomBitsPerKey());
+            builder = new TableBuilder(file, path, format.blockSize(), format.restartInterval(), format.bloomBitsPerKey(),
+                    format.compression());
             maxSeq = 0;
             if (splitter != null) {
                 splitter.tableStarted(key);

@@ -112,7 +112,7 @@ final class CompactionScheduler {
 
     /** Runs one compaction on the calling thread and installs its result. */
     private void execute(Compaction c) throws IOException {
-        TableSink out = ctx.scheme.compactionOutputs(c, ctx.writeContext(ctx.counters.compactionBytesWritten));
+        TableSink out = ctx.scheme.compactionOutputs(c, ctx.writeContext(ctx.counters.compactionBytesWritten, c.outputLevel()));
         boolean keepOutputs = false;
         try {
             VersionEdit edit = ctx.scheme.runCompaction(c, ctx.tables, ctx.snapshots.sequences(), out);

@@ -50,8 +50,12 @@ final class EngineContext {
                 options.bloomBitsPerKey());
     }
 
-    /** What a flush or compaction needs to write tables, counting the bytes it writes in {@code bytesWritten}. */
-    TableWriteContext writeContext(LongAdder bytesWritten) {
-        return new TableWriteContext(dir, fs, versions, tableFormat, pendingOutputs, tables, bytesWritten);
+    /**
+     * What a flush or compaction writing to {@code level} needs to write tables (SSTables with that
+     * level's codec), counting the bytes it writes in {@code bytesWritten}.
+     */
+    TableWriteContext writeContext(LongAdder bytesWritten, int level) {
+        TableOutputs.Format format = tableFormat.withCompression(options.compression(level, scheme.numLevels(options)));
+        return new TableWriteContext(dir, fs, versions, format, pendingOutputs, tables, bytesWritten);
     }
 }

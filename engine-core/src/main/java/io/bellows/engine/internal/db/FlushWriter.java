@@ -34,7 +34,7 @@ final class FlushWriter {
         for (Segment s : segments) {
             its.add(s.iterator());
         }
-        TableSink out = ctx.scheme.flushOutputs(ctx.writeContext(ctx.counters.flushBytesWritten));
+        TableSink out = ctx.scheme.flushOutputs(ctx.writeContext(ctx.counters.flushBytesWritten, 0));
         try (MergingIterator it = new MergingIterator(its)) {
             VersionPruner pruner = new VersionPruner(ctx.snapshots.sequences(), null);
             byte[] key = null;

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.table;
 
 import com.carrotsearch.hppc.LongArrayList;
+import io.bellows.engine.Compression;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.key.InternalKeys;
@@ -55,6 +56,7 @@ public final class TableBuilder {
     private byte[] pendingLastKey;
     private long pendingLastTrailer;
     private boolean closed;
+    private final BlockCodec codec;
 
     /**
      * @param file a new, empty file; the builder owns it and closes it
@@ -64,6 +66,13 @@ public final class TableBuilder {
      * @param bloomBitsPerKey bloom filter bits per distinct user key; 0 writes no filter
      */
     public TableBuilder(WritableFile file, Path path, int blockSize, int restartInterval, int bloomBitsPerKey) {
+        this(file, path, blockSize, restartInterval, bloomBitsPerKey, Compression.NONE);
+    }
+
+    /** As above, compressing data blocks with {@code compression} (blocks that shrink too little stay raw). */
+    public TableBuilder(WritableFile file, Path path, int blockSize, int restartInterval, int bloomBitsPerKey,
+            Compression compression) {
+        this.codec = new BlockCodec(compression);
         this.file = Objects.requireNonNull(file, "file");
         this.path = path;
         if (blockSize < 1) {
@@ -229,7 +238,9 @@ public final class TableBuilder {
 
     private void flushDataBlock() throws IOException {
         int length = dataBlock.finish();
-        pendingHandle = writeBlock(dataBlock.buffer(), length);
+        int stored = codec.compress(dataBlock.buffer(), length);
+        pendingHandle = stored < 0 ? writeBlock(dataBlock.buffer(), length)
+                : writeBlock(codec.output(), stored, codec.type());
         pendingLastKey = Arrays.copyOf(lastKey, lastKeyLength);
         pendingLastTrailer = lastTrailer;
         dataBlock.reset();
@@ -259,9 +270,14 @@ public final class TableBuilder {
         return writeBlock(Arrays.copyOf(contents, contents.length + TableFormat.BLOCK_TRAILER_LENGTH), contents.length);
     }
 
-    /** Writes {@code buf[0, length)} and its trailer, for which {@code buf} has room after it. */
+    /** Writes {@code buf[0, length)} raw and its trailer, for which {@code buf} has room after it. */
     private BlockHandle writeBlock(byte[] buf, int length) throws IOException {
-        buf[length] = TableFormat.BLOCK_TYPE_RAW;
+        return writeBlock(buf, length, TableFormat.BLOCK_TYPE_RAW);
+    }
+
+    /** Writes {@code buf[0, length)}, stored as {@code type}, and its trailer, for which {@code buf} has room. */
+    private BlockHandle writeBlock(byte[] buf, int length, byte type) throws IOException {
+        buf[length] = type;
         Coding.putInt(buf, length + 1, Checksums.maskedCrc32c(buf, 0, length + 1));
         file.append(buf, 0, length + TableFormat.BLOCK_TRAILER_LENGTH);
         BlockHandle handle = new BlockHandle(offset, length);

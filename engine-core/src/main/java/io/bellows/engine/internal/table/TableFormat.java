@@ -11,13 +11,19 @@ package io.bellows.engine.internal.table;
  * contents plus the type byte.
  */
 final class TableFormat {
-    /** Format generation written by this build; also the only one it reads. */
-    static final int VERSION = 1;
+    /** Format generation written by this build: 2 adds compressed data blocks. It reads 1 and 2. */
+    static final int VERSION = 2;
     static final int MIN_READ_VERSION = 1;
-    static final int MAX_READ_VERSION = 1;
+    static final int MAX_READ_VERSION = 2;
+    /** The first version whose data blocks may be compressed. */
+    static final int COMPRESSED_BLOCKS_VERSION = 2;
 
-    /** Block type: contents stored as is. Other values are reserved (compression) and refused. */
+    /** Block type: contents stored as is. */
     static final byte BLOCK_TYPE_RAW = 0;
+    /** Block type (version 2): varint32 raw length, then an LZ4 block. */
+    static final byte BLOCK_TYPE_LZ4 = 1;
+    /** Block type (version 2): varint32 raw length, then a Zstandard frame. */
+    static final byte BLOCK_TYPE_ZSTD = 2;
     static final int BLOCK_TRAILER_LENGTH = 5;
 
     /** Entries of a block live in contents bytes [0, restarts offset); keys carry an 8-byte trailer. */

@@ -34,9 +34,11 @@ public final class TableReader implements OpenTable {
     private final TableProperties properties;
     /** Data blocks lie in [header end, dataEnd). */
     private final long dataEnd;
+    /** Whether data blocks may be compressed (format version 2 and later). */
+    private final boolean compressedBlocks;
 
     private TableReader(ReadableFile file, Path path, long fileNumber, BlockCache cache, EngineCounters counters,
-            Block index, BloomFilter filter, TableProperties properties, long dataEnd) {
+            Block index, BloomFilter filter, TableProperties properties, long dataEnd, int version) {
         this.file = file;
         this.path = path;
         this.fileNumber = fileNumber;
@@ -46,6 +48,7 @@ public final class TableReader implements OpenTable {
         this.filter = filter;
         this.properties = properties;
         this.dataEnd = dataEnd;
+        this.compressedBlocks = version >= TableFormat.COMPRESSED_BLOCKS_VERSION;
     }
 
     /**
@@ -89,7 +92,8 @@ public final class TableReader implements OpenTable {
                 }
                 dataEnd = f.offset();
             }
-            return new TableReader(file, path, fileNumber, cache, counters, index, filter, properties, dataEnd);
+            return new TableReader(file, path, fileNumber, cache, counters, index, filter, properties, dataEnd,
+                    version);
         } catch (IOException | RuntimeException e) {
             try {
                 file.close();
@@ -212,7 +216,7 @@ public final class TableReader implements OpenTable {
             throw new CorruptionException(path, handle.offset(), "data block handle (" + handle.offset() + ", "
                     + handle.size() + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
         }
-        block = new Block(readVerified(file, path, handle, counters), handle.size(), path, handle.offset());
+        block = readDataBlock(handle);
         if (fillCache) {
             cache.put(fileNumber, handle.offset(), block);
         }
@@ -220,10 +224,21 @@ public final class TableReader implements OpenTable {
     }
 
     /**
-     * Reads a block and its trailer, checks the type and CRC, and returns the bytes: contents in
-     * [0, size), trailer after them. REQUIRES: the handle lies inside the file.
+     * Reads a block and its trailer, checks the CRC and that the block is stored raw, and returns the
+     * bytes: contents in [0, size), trailer after them. REQUIRES: the handle lies inside the file.
      */
     private static byte[] readVerified(ReadableFile file, Path path, BlockHandle handle, EngineCounters counters)
+            throws IOException {
+        byte[] b = readChecked(file, path, handle, counters);
+        if (b[handle.size()] != TableFormat.BLOCK_TYPE_RAW) {
+            throw new CorruptionException(path, handle.offset() + handle.size(), "unknown block type "
+                    + b[handle.size()]);
+        }
+        return b;
+    }
+
+    /** Reads a block and its trailer and checks the CRC (which covers the contents and the type byte). */
+    private static byte[] readChecked(ReadableFile file, Path path, BlockHandle handle, EngineCounters counters)
             throws IOException {
         int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
         byte[] b = readFully(file, path, handle.offset(), length);
@@ -232,11 +247,21 @@ public final class TableReader implements OpenTable {
         if (stored != Checksums.crc32c(b, 0, handle.size() + 1)) {
             throw new CorruptionException(path, handle.offset(), "block checksum mismatch");
         }
-        if (b[handle.size()] != TableFormat.BLOCK_TYPE_RAW) {
-            throw new CorruptionException(path, handle.offset() + handle.size(), "unknown block type "
-                    + b[handle.size()]);
-        }
         return b;
+    }
+
+    /** A data block read from the file: stored raw, or (from version 2 on) compressed. */
+    private Block readDataBlock(BlockHandle handle) throws IOException {
+        if (!compressedBlocks) {
+            return new Block(readVerified(file, path, handle, counters), handle.size(), path, handle.offset());
+        }
+        byte[] b = readChecked(file, path, handle, counters);
+        byte type = b[handle.size()];
+        if (type == TableFormat.BLOCK_TYPE_RAW) {
+            return new Block(b, handle.size(), path, handle.offset());
+        }
+        byte[] raw = BlockCodec.decompress(type, b, handle.size(), path, handle.offset());
+        return new Block(raw, raw.length, path, handle.offset());
     }
 
     private static byte[] readFully(ReadableFile file, Path path, long position, int length) throws IOException {

@@ -132,7 +132,7 @@ class TableCorruptionTest {
         CorruptionException e = assertThrows(CorruptionException.class, () -> open(wal));
         assertEquals(8, e.offset());
 
-        for (int version : new int[] {0, 2, 0xffff}) {
+        for (int version : new int[] {0, TableFormat.MAX_READ_VERSION + 1, 0xffff}) {
             byte[] other = good.clone();
             System.arraycopy(FileHeader.encode(FileHeader.KIND_SSTABLE, version), 0, other, 0, FileHeader.LENGTH);
             e = assertThrows(CorruptionException.class, () -> open(other));
@@ -144,7 +144,7 @@ class TableCorruptionTest {
     void footerVersionMustMatchTheHeader() throws IOException {
         byte[] bad = Entries.buildTable(Entries.random(new Random(13), 40, 4), 128, 4, 10);
         int footer = bad.length - TableFormat.FOOTER_LENGTH;
-        Coding.putInt(bad, footer + TableFormat.FOOTER_VERSION_OFFSET, 2);
+        Coding.putInt(bad, footer + TableFormat.FOOTER_VERSION_OFFSET, TableFormat.VERSION - 1);
         resealFooter(bad);
         CorruptionException e = assertThrows(CorruptionException.class, () -> open(bad));
         assertEquals(footer + TableFormat.FOOTER_VERSION_OFFSET, e.offset());

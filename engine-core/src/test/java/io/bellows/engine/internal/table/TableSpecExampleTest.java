@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class TableSpecExampleTest {
     static final String EXAMPLE = ""
             // file header
-            + "42454c4c4f575321" + "0300" + "0100" + "61eee78c"
+            + "42454c4c4f575321" + "0300" + "0200" + "1e55da5d"
             // data block: three entries, restarts [0, 30], trailer
             + "000d00" + "6170706c65" + "0007000000000000"
             + "050803" + "0105000000000000" + "726564"
@@ -35,7 +35,7 @@ class TableSpecExampleTest {
             + "000902" + "62" + "01ffffffffffffff" + "103d" + "00000000" + "01000000" + "00" + "10d9b8d4"
             // footer
             + "5200000000000000" + "09000000" + "6000000000000000" + "6f000000" + "d400000000000000" + "16000000"
-            + "01000000" + "59544442" + "424c575441424c45";
+            + "02000000" + "9c983630" + "424c575441424c45";
 
     @Test
     void writesTheSpecExampleAndReadsItBack() throws IOException {
