@@ -12,6 +12,8 @@ module io.bellows.bench {
     requires HdrHistogram;
     requires org.knowm.xchart;
     requires java.desktop;
+    // The codecs of SSTable blocks, measured directly by BlockCompressionBenchmark.
+    requires aircompressor;
 
     opens io.bellows.bench.jmh to jmh.core;
 }

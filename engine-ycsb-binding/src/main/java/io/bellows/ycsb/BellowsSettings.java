@@ -2,6 +2,7 @@ package io.bellows.ycsb;
 
 import io.bellows.engine.CompactionOptions;
 import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Compression;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
@@ -89,6 +90,15 @@ final class BellowsSettings {
         OPTIONS.put("bellows.adaptive_threshold", (b, k, v) -> b.adaptiveThreshold(parseDouble(k, v)));
         OPTIONS.put("bellows.mslab", (b, k, v) -> b.mslab(parseBoolean(k, v)));
         OPTIONS.put("bellows.mslab_chunk_size", (b, k, v) -> b.mslabChunkSize(parseIntBytes(k, v)));
+        OPTIONS.put("bellows.compression", (b, k, v) -> {
+            String[] names = v.split(",");
+            Compression[] perLevel = new Compression[names.length];
+            for (int i = 0; i < names.length; i++) {
+                perLevel[i] = parseEnum(k, names[i].trim(), Compression.class);
+            }
+            b.compression(perLevel);
+        });
+        OPTIONS.put("bellows.bottommost_compression", (b, k, v) -> b.bottommostCompression(parseEnum(k, v, Compression.class)));
         OPTIONS.put("bellows.memory_layout", (b, k, v) -> b.memoryLayout(parseEnum(k, v, MemoryLayout.class)));
         OPTIONS.put("bellows.offheap_limit", (b, k, v) -> b.offHeapLimit(parseBytes(k, v)));
         FLSM_OPTIONS.put("bellows.flsm_max_tables_per_guard", (b, k, v) -> b.maxTablesPerGuard(parseInt(k, v)));
