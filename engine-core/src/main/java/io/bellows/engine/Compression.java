@@ -6,6 +6,7 @@ package io.bellows.engine;
  * compressed, nor are LSM_TRIE's HTables (their buckets are fixed-size pages that one read must reach).
  */
 public enum Compression {
+    /** Data blocks are stored as they are. */
     NONE,
     /** Fast to write and read, a modest ratio: for the levels compactions rewrite often. */
     LZ4,

@@ -18,7 +18,10 @@ package io.bellows.engine;
  * </ul>
  */
 public enum Durability {
+    /** In the WAL and forced to the device: survives a machine crash. */
     SYNC,
+    /** In the WAL, handed to the operating system: survives a process crash. */
     ASYNC,
+    /** Not in the WAL: durable only once flushed to a table. */
     NONE
 }

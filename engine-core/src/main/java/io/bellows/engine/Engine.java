@@ -24,12 +24,15 @@ public interface Engine extends AutoCloseable {
         return EngineImpl.open(dir, options);
     }
 
+    /** Sets {@code key} to {@code value} with the default {@link WriteOptions} (ASYNC). */
     default void put(byte[] key, byte[] value) {
         put(key, value, WriteOptions.defaults());
     }
 
+    /** Sets {@code key} to {@code value}, as durable as {@code options} says. */
     void put(byte[] key, byte[] value, WriteOptions options);
 
+    /** Removes {@code key} with the default {@link WriteOptions}; not an error if it is absent. */
     default void delete(byte[] key) {
         delete(key, WriteOptions.defaults());
     }
@@ -37,6 +40,7 @@ public interface Engine extends AutoCloseable {
     /** Removes {@code key}; not an error if it is absent. */
     void delete(byte[] key, WriteOptions options);
 
+    /** Applies {@code batch} atomically with the default {@link WriteOptions}. */
     default void write(WriteBatch batch) {
         write(batch, WriteOptions.defaults());
     }
@@ -49,6 +53,7 @@ public interface Engine extends AutoCloseable {
         return get(key, ReadOptions.defaults());
     }
 
+    /** The value of {@code key} at the snapshot of {@code options} (the latest write without one), or null. */
     byte[] get(byte[] key, ReadOptions options);
 
     /**
@@ -71,6 +76,7 @@ public interface Engine extends AutoCloseable {
      */
     List<byte[]> multiGet(List<byte[]> keys, ReadOptions options);
 
+    /** A consistent view of the store as of now, for reads until it is closed. */
     Snapshot snapshot();
 
     /** A cursor at the snapshot and within the bounds of {@code options}. */
@@ -86,6 +92,7 @@ public interface Engine extends AutoCloseable {
      */
     void compactRange(byte[] from, byte[] to);
 
+    /** Counters and shape of the store: amplification, bytes by cause, levels, stalls, recovery. */
     EngineStats stats();
 
     /** A micrometer binder exporting this engine's stats, tagged with the given name. */

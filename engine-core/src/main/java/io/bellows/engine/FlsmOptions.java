@@ -27,10 +27,12 @@ public final class FlsmOptions implements CompactionOptions {
         parallelSeeks = b.parallelSeeks;
     }
 
+    /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The default FLSM options (PebblesDB's guard probabilities, scaled as docs/tuning.md says). */
     public static FlsmOptions defaults() {
         return DEFAULTS;
     }
@@ -195,6 +197,7 @@ public final class FlsmOptions implements CompactionOptions {
             return this;
         }
 
+        /** The options set so far, checked against each other. */
         public FlsmOptions build() {
             return new FlsmOptions(this);
         }

@@ -8,10 +8,12 @@ package io.bellows.engine;
 public final class MemoryLimitException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** A refusal described by {@code message}. */
     public MemoryLimitException(String message) {
         super(message);
     }
 
+    /** A refusal described by {@code message}, caused by {@code cause}. */
     public MemoryLimitException(String message, Throwable cause) {
         super(message, cause);
     }

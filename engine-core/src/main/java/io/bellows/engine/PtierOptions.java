@@ -25,6 +25,7 @@ public final class PtierOptions implements CompactionOptions {
      */
     @FunctionalInterface
     public interface PrefixExtractor {
+        /** How many leading bytes of {@code key} are its prefix (0 to its length). */
         int prefixLength(byte[] key);
     }
 
@@ -40,10 +41,12 @@ public final class PtierOptions implements CompactionOptions {
         intraLevelMergeReads = b.intraLevelMergeReads;
     }
 
+    /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The default PTIER options. */
     public static PtierOptions defaults() {
         return DEFAULTS;
     }
@@ -149,6 +152,7 @@ public final class PtierOptions implements CompactionOptions {
             return this;
         }
 
+        /** The options set so far, checked against each other. */
         public PtierOptions build() {
             return new PtierOptions(this);
         }

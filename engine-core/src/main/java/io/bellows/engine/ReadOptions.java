@@ -52,18 +52,22 @@ public final class ReadOptions {
         return new ReadOptions(snapshot, lowerBound, upperBound, fill);
     }
 
+    /** The snapshot reads see, or null for the latest write at the time of each read. */
     public Snapshot snapshot() {
         return snapshot;
     }
 
+    /** The first key a cursor may return (inclusive), or null for none. */
     public byte[] lowerBound() {
         return lowerBound == null ? null : lowerBound.clone();
     }
 
+    /** The key a cursor stops before (exclusive), or null for none. */
     public byte[] upperBound() {
         return upperBound == null ? null : upperBound.clone();
     }
 
+    /** Whether blocks these reads load from files enter the block cache. */
     public boolean fillCache() {
         return fillCache;
     }

@@ -34,10 +34,12 @@ public final class TrieOptions implements CompactionOptions {
         hashSeed = b.hashSeed;
     }
 
+    /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The default LSM_TRIE options. */
     public static TrieOptions defaults() {
         return DEFAULTS;
     }
@@ -222,6 +224,7 @@ public final class TrieOptions implements CompactionOptions {
             return this;
         }
 
+        /** The options set so far, checked against each other. */
         public TrieOptions build() {
             return new TrieOptions(this);
         }

@@ -16,8 +16,10 @@ import java.util.Objects;
 public final class WriteBatch {
     /** Receives a batch's operations in order. */
     public interface Handler {
+        /** A put of {@code key} to {@code value}. */
         void put(byte[] key, byte[] value);
 
+        /** A delete of {@code key}. */
         void delete(byte[] key);
     }
 
@@ -51,6 +53,7 @@ public final class WriteBatch {
     private long userBytes;
     private int maxValueLength;
 
+    /** An empty batch. */
     public WriteBatch() {
         this(64);
     }
@@ -63,6 +66,7 @@ public final class WriteBatch {
         buf = new byte[Math.max(16, reservedBytes)];
     }
 
+    /** Adds a put of {@code key} to {@code value} (both copied); returns this batch. */
     public WriteBatch put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
@@ -81,6 +85,7 @@ public final class WriteBatch {
         return this;
     }
 
+    /** Adds a delete of {@code key} (copied); returns this batch. */
     public WriteBatch delete(byte[] key) {
         Objects.requireNonNull(key, "key");
         checkKey(key);
@@ -99,6 +104,7 @@ public final class WriteBatch {
         return count;
     }
 
+    /** Removes every operation, so the batch can be reused; returns this batch. */
     public WriteBatch clear() {
         size = 0;
         count = 0;

@@ -19,18 +19,22 @@ public final class WriteOptions {
         return ASYNC;
     }
 
+    /** {@link Durability#SYNC}: forced to the device before the call returns. */
     public static WriteOptions sync() {
         return SYNC;
     }
 
+    /** {@link Durability#ASYNC}: in the WAL, forced within walSyncInterval (the default). */
     public static WriteOptions async() {
         return ASYNC;
     }
 
+    /** {@link Durability#NONE}: no WAL; durable once flushed. */
     public static WriteOptions noWal() {
         return NONE;
     }
 
+    /** The options of {@code durability}. */
     public static WriteOptions of(Durability durability) {
         switch (Objects.requireNonNull(durability, "durability")) {
             case SYNC:
@@ -42,6 +46,7 @@ public final class WriteOptions {
         }
     }
 
+    /** What a write with these options survives. */
     public Durability durability() {
         return durability;
     }
