@@ -12,6 +12,7 @@ module io.bellows.bench {
     requires HdrHistogram;
     requires org.knowm.xchart;
     requires java.desktop;
+    requires com.fasterxml.jackson.databind;
 
     opens io.bellows.bench.jmh to jmh.core;
 }

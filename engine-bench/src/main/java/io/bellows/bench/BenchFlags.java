@@ -265,7 +265,9 @@ final class BenchFlags {
         add(m, "progress", "true|false", "true when run in a terminal",
                 "progress bar on stderr for workloads longer than a few seconds",
                 (v, s) -> v.progress = bool("progress", s));
-        add(m, "sample_ms", "N", "1000", "interval of the throughput-over-time samples (charts, JSON)",
+        add(m, "sample_ms", "N", "10", "first interval of the throughput-over-time samples (charts, JSON); it"
+                + " doubles as a workload runs on, keeping " + Sampler.MAX_SAMPLES / 2 + " to " + Sampler.MAX_SAMPLES
+                + " samples",
                 (v, s) -> v.sampleMillis = (int) longIn("sample_ms", s, 10, 3_600_000));
         add(m, "help", null, "false", "print this help and exit",
                 (v, s) -> v.help = bool("help", s));
@@ -421,7 +423,7 @@ final class BenchFlags {
         Path json;
         Path out;
         Boolean progress;
-        int sampleMillis = 1000;
+        int sampleMillis = 10;
         KeyDistribution.Hotspot hotspot = KeyDistribution.Hotspot.YCSB;
         int keySize = 16;
         int valueSize = 100;
