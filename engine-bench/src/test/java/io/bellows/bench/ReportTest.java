@@ -61,7 +61,7 @@ class ReportTest {
         assertTrue(lines[2].trim().endsWith("990         10"), lines[2]);
         assertTrue(lines[3].trim().endsWith("-          -"), lines[3]);
         assertTrue(lines[4].contains("write-amp 6.00, total write-amp 2.20, space-amp 1.10, tables/get 2.50,"
-                + " stalls 1 (2 ms), flushes 3, compactions 1; since opened: write-amp 3.00"),
+                + " stalls 1 (2 ms), flushes 3 (0.0 MiB), compactions 1 (0.0 MiB written); since opened: write-amp 3.00"),
                 "the workload's own figures, not running totals: " + lines[4]);
         assertEquals("    levels: L0 1 tables 1.0 MiB; L2 5 tables 10.0 MiB", lines[5]);
     }
@@ -71,8 +71,8 @@ class ReportTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8)).printEngineStats(MEMORY_ONLY, MEMORY_ONLY);
         String line = bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
-        assertEquals("    engine: write-amp -, total write-amp -, space-amp -, tables/get -, stalls 0 (0 ms), flushes 0,"
-                + " compactions 0; since opened: write-amp -", line);
+        assertEquals("    engine: write-amp -, total write-amp -, space-amp -, tables/get -, stalls 0 (0 ms), flushes 0"
+                + " (0.0 MiB), compactions 0 (0.0 MiB written); since opened: write-amp -", line);
         assertFalse(Figures.reachedDisk(MEMORY_ONLY));
         assertTrue(Figures.reachedDisk(STATS));
         assertTrue(Double.isNaN(Figures.userWriteAmp(MEMORY_ONLY.io())));
