@@ -13,6 +13,7 @@ module io.bellows.bench {
     requires org.knowm.xchart;
     requires java.desktop;
     requires com.fasterxml.jackson.databind;
+    requires info.picocli;
 
     opens io.bellows.bench.jmh to jmh.core;
 }
