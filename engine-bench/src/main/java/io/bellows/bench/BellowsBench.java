@@ -174,6 +174,7 @@ public final class BellowsBench {
                 }
             }
             report.printSummary(results);
+            ComparisonReport.printWarnings(out, List.of(engineRun(o, results)));
         }
         writeFiles(o, out, List.of(engineRun(o, results)), 0);
         return results;

@@ -73,7 +73,7 @@ final class ComparisonReport {
 
     /**
      * Warns of configurations that never wrote a table: at a --num whose data fits in the MemStore, the
-     * comparison measures MemStores, not the compaction schemes the labels name.
+     * comparison (or a single run) measures MemStores, not the compaction schemes the labels name.
      */
     static void printWarnings(PrintStream out, List<EngineRun> runs) {
         for (EngineRun run : runs) {

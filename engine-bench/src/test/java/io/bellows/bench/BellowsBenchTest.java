@@ -125,6 +125,7 @@ class BellowsBenchTest {
         assertEquals(WorkloadResult.Outcome.NOT_SUPPORTED, back.get(0).results().get(2).outcome());
         assertTrue(Files.readAllLines(csv).get(2).endsWith(",not supported"));
         assertTrue(Files.exists(tmp.resolve("out/ops-per-sec.png")));
+        assertFalse(text(out).contains("never wrote a table"), "the model store reports tables");
     }
 
     @Test
