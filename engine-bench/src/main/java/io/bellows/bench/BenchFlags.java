@@ -80,10 +80,11 @@ final class BenchFlags {
     private static CommandLine.Model.CommandSpec command(List<Map.Entry<Flag, String>> given) {
         CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name("bellows-bench");
         spec.parser().expandAtFiles(false);
-        spec.usageMessage().width(HELP_WIDTH).longOptionsMaxWidth(HELP_COLUMN)
-                .customSynopsis("Usage: java -jar bellows-bench.jar [--flag=value ...]")
+        // NB: the table's order groups the flags (workload, clients, engine, scheme, output); picocli would sort them.
+        spec.usageMessage().width(HELP_WIDTH).longOptionsMaxWidth(HELP_COLUMN).sortOptions(false)
+                .customSynopsis("java -jar bellows-bench.jar [--flag=value ...]")
                 .header("bellows-bench: db_bench-style workloads for Bellows, run through its public API.", "")
-                .optionListHeading("Flags:%n");
+                .optionListHeading("%nFlags:%n");
         for (Flag f : FLAGS.values()) {
             CommandLine.Model.OptionSpec.Builder option = CommandLine.Model.OptionSpec.builder("--" + f.name())
                     .type(String.class).description(f.help(), "default: " + f.defaultText())
@@ -161,7 +162,10 @@ final class BenchFlags {
         out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
         out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
-        out.println("  Exit codes: 0 done, 1 the engine failed, 2 bad command line.");
+        out.println("  A workload the store cannot run (readseq, seekrandom, ycsbe need cursors, which LSM_TRIE");
+        out.println("  refuses) is reported as not supported, and the next workloads run.");
+        out.println("  Exit codes: 0 done, 1 the engine failed (compare mode: a configuration's JVM failed; the");
+        out.println("  others are reported first), 2 bad command line.");
     }
 
     private static Map<String, Flag> flags() {

@@ -106,7 +106,7 @@ final class CompareRunner {
             return new EngineRun(label, options, results);
         }
         String reason = exitCode == 0 ? "its JVM ended without finishing" : "its JVM exited with code " + exitCode
-                + " (its error is above)";
+                + (exitCode > 128 ? " (killed by signal " + (exitCode - 128) + ")" : " (its error is above)");
         for (int i = results.size(); i < benchmarks.size(); i++) {
             results.add(WorkloadResult.notRun(benchmarks.get(i), WorkloadResult.Outcome.FAILED, reason));
         }

@@ -148,9 +148,10 @@ class BellowsBenchTest {
         assertEquals(3, crashed.results().size(), "the workloads it did not reach are cells too");
         assertTrue(crashed.results().get(1).ran());
         assertEquals(WorkloadResult.Outcome.FAILED, crashed.results().get(2).outcome());
-        assertEquals("its JVM exited with code 137 (its error is above)", crashed.results().get(2).reason());
+        assertEquals("its JVM exited with code 137 (killed by signal 9)", crashed.results().get(2).reason());
         EngineRun never = CompareRunner.childRun("rocksdb", tmp.resolve("missing.json"), 2, o.benchmarks());
         assertTrue(never.results().stream().allMatch(r -> r.outcome() == WorkloadResult.Outcome.FAILED));
+        assertEquals("its JVM exited with code 2 (its error is above)", never.results().get(0).reason());
     }
 
     /** A store that refuses cursors, as LSM_TRIE does. */
