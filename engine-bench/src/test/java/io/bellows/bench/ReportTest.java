@@ -103,6 +103,14 @@ class ReportTest {
     }
 
     @Test
+    void compareCsvGivesAmplificationSinceCreationAndTheWorkloadsOwnCounts() {
+        String row = ComparisonReport.csvRow("bellows:LEVELED/NONE", result(Workload.READRANDOM), result(Workload.READRANDOM));
+        assertTrue(row.contains(",3.0000,1.0000,1.2000,2.2000,1.1000,0,0,2,3,1,"),
+                "write-amp 3 since created, then gc and cpu, then the workload's 2 stall ms, 3 flushes, 1 compaction: "
+                        + row);
+    }
+
+    @Test
     void emptyStoreHasNoTables() {
         EngineStats empty = new EngineStats(new EngineStats.Io(0, 0, 0, 0, 0, "buffered"),
                 new EngineStats.Reads(0, 0, 0, 0, 0, 0), new EngineStats.Background(0, 0, 0, 0, 0),
