@@ -194,7 +194,7 @@ public final class BellowsBench {
         }
         if (o.settleSeconds() > 0 && !r.workload().lookups() && r.workload() != Workload.READSEQ) {
             settle(db, o.settleSeconds(), out);
-            report.printEngineStats(r.stats(), db.stats());
+            report.printSettled(r.stats(), db.stats());
         }
         if (o.histogram()) {
             report.printHistogram(r);

@@ -122,6 +122,21 @@ final class ReportPrinter {
         }
     }
 
+    /**
+     * What a settle after a workload did (the backlog it compacted; a ratio of that to its few flushed
+     * bytes would mean nothing) and the store at rest: write amplification since it was opened, space
+     * amplification, levels.
+     */
+    void printSettled(EngineStats before, EngineStats after) {
+        EngineStats own = StatsDelta.between(before, after);
+        out.printf(Locale.ROOT, "    at rest: flushes %d (%.1f MiB), compactions %d (%.1f MiB written) while settling;"
+                        + " since opened: write-amp %s, space-amp %s%n",
+                own.background().flushes(), own.io().flushBytesWritten() / MIB, own.background().compactions(),
+                own.io().compactionBytesWritten() / MIB, Figures.fixed(Figures.writeAmp(after.io()), 2),
+                Figures.fixed(Figures.spaceAmp(after.levels()), 2));
+        out.println("    levels: " + levels(after));
+    }
+
     /** This JVM's GC and CPU time during the workload: engine, clients and JIT together. */
     void printProcess(WorkloadResult r) {
         if (!r.ran()) {

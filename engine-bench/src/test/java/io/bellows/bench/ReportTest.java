@@ -67,6 +67,14 @@ class ReportTest {
     }
 
     @Test
+    void settleLineGivesTheBacklogItCompactedAndTheStoreAtRest() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ReportPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8)).printSettled(BEFORE, STATS);
+        assertEquals("    at rest: flushes 3 (0.0 MiB), compactions 1 (0.0 MiB written) while settling; since opened:"
+                + " write-amp 3.00, space-amp 1.10", bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
+    }
+
+    @Test
     void amplificationIsADashWhenNothingReachedDisk() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8)).printEngineStats(MEMORY_ONLY, MEMORY_ONLY);
