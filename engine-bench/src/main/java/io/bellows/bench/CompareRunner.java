@@ -105,12 +105,17 @@ final class CompareRunner {
         if (exitCode == 0 && results.size() == benchmarks.size()) {
             return new EngineRun(label, options, results);
         }
-        String reason = exitCode == 0 ? "its JVM ended without finishing" : "its JVM exited with code " + exitCode
-                + (exitCode > 128 ? " (killed by signal " + (exitCode - 128) + ")" : " (its error is above)");
+        String reason = exitCode == 0 ? "its JVM ended without finishing" : "its JVM " + exit(exitCode);
         for (int i = results.size(); i < benchmarks.size(); i++) {
             results.add(WorkloadResult.notRun(benchmarks.get(i), WorkloadResult.Outcome.FAILED, reason));
         }
         return new EngineRun(label, options, results);
+    }
+
+    /** How a child JVM ended with {@code code}: a code above 128 is the JVM killed by signal code - 128. */
+    static String exit(int code) {
+        return "exited with code " + code + (code > 128 ? " (killed by signal " + (code - 128) + ")"
+                : " (its error is above)");
     }
 
     /** The command that starts a child: this JVM's java, JVM options and class path. */
@@ -156,8 +161,7 @@ final class CompareRunner {
             }
             int code = p.waitFor();
             if (code != 0) {
-                out.println("== " + spec.label() + " failed in its JVM with exit code " + code
-                        + " (its error is above); the other configurations go on");
+                out.println("== " + spec.label() + " failed: its JVM " + exit(code) + "; the other configurations go on");
             }
             return code;
         } catch (IOException e) {
