@@ -14,6 +14,8 @@ module io.bellows.bench {
     requires java.desktop;
     // The codecs of SSTable blocks, measured directly by BlockCompressionBenchmark.
     requires aircompressor;
+    requires com.fasterxml.jackson.databind;
+    requires info.picocli;
 
     opens io.bellows.bench.jmh to jmh.core;
 }

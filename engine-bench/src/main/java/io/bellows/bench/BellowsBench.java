@@ -29,14 +29,20 @@ public final class BellowsBench {
         System.exit(execute(args, System.out, System.err));
     }
 
-    /** Runs the command line and returns its exit code: 0 done, 1 the engine failed, 2 bad command line. */
+    /**
+     * Runs the command line and returns its exit code: 0 done, 1 the engine failed (in compare mode: a
+     * configuration's JVM failed, after the others' results are reported), 2 bad command line.
+     */
     static int execute(String[] args, PrintStream out, PrintStream err) {
         try {
             BenchOptions options = BenchFlags.parse(args);
             if (options.help()) {
                 BenchFlags.printHelp(out);
             } else if (options.compare()) {
-                CompareRunner.run(args, options, out);
+                List<EngineRun> runs = CompareRunner.run(args, options, out);
+                boolean failed = runs.stream().flatMap(r -> r.results().stream())
+                        .anyMatch(r -> r.outcome() == WorkloadResult.Outcome.FAILED);
+                return failed ? 1 : 0;
             } else {
                 run(options, out, progressStream(options, err), BellowsBench::open);
             }
@@ -63,9 +69,10 @@ public final class BellowsBench {
     }
 
     /**
-     * The MemStore's side of a workload: GC time, in-memory work, Java heap per entry beyond the cell
-     * bytes held on the heap (ON_HEAP: skiplist and flat segments hold them; OFF_HEAP: no segment
-     * does), off-heap bytes per entry, and where the MemStore's bytes live now.
+     * The MemStore's side of a workload ({@code s} holds its own counters): GC time, in-memory work,
+     * Java heap per entry beyond the cell bytes held on the heap (ON_HEAP: skiplist and flat segments
+     * hold them; OFF_HEAP: no segment does), off-heap bytes per entry, and where the MemStore's bytes
+     * live now.
      */
     private static void printMemStore(PrintStream out, EngineStats s, long gcMillis, MemoryLayout layout) {
         boolean onHeap = layout == MemoryLayout.ON_HEAP;
@@ -150,20 +157,15 @@ public final class BellowsBench {
                             .run(w, random.split());
                     results.add(r);
                     report.printResult(r);
-                    report.printEngineStats(r.stats());
-                    report.printProcess(r);
-                    if (o.engine().kind() == EngineSpec.Kind.BELLOWS) {
-                        printMemStore(out, r.stats(), r.gcMillis(), o.bellowsOptions().memoryLayout());
-                    }
-                    if (o.settleSeconds() > 0 && !w.lookups() && w != Workload.READSEQ) {
-                        settle(db, o.settleSeconds(), out);
-                        report.printEngineStats(db.stats());
-                    }
-                    if (o.histogram()) {
-                        report.printHistogram(r);
+                    if (r.ran()) {
+                        printDetails(o, report, out, db, r);
                     }
                     if (csv != null) {
                         csv.write(r);
+                    }
+                    if (o.json() != null) {
+                        // NB: rewritten after every workload, so a JVM that dies later keeps what it measured.
+                        ResultJson.write(o.json(), o.engine().label(), List.of(engineRun(o, results)));
                     }
                 }
             } finally {
@@ -172,9 +174,31 @@ public final class BellowsBench {
                 }
             }
             report.printSummary(results);
+            ComparisonReport.printWarnings(out, List.of(engineRun(o, results)));
         }
-        writeFiles(o, out, List.of(new EngineRun(o.engine().label(), o.bellowsOptions().toString(), results)), 0);
+        writeFiles(o, out, List.of(engineRun(o, results)), 0);
         return results;
+    }
+
+    private static EngineRun engineRun(BenchOptions o, List<WorkloadResult> results) {
+        return new EngineRun(o.engine().label(), o.bellowsOptions().toString(), results);
+    }
+
+    /** The lines under a workload's row: engine, process, MemStore, the settle after it, latencies. */
+    private static void printDetails(BenchOptions o, ReportPrinter report, PrintStream out, BenchEngine db,
+            WorkloadResult r) {
+        report.printEngineStats(r.statsBefore(), r.stats());
+        report.printProcess(r);
+        if (o.engine().kind() == EngineSpec.Kind.BELLOWS) {
+            printMemStore(out, r.own(), r.gcMillis(), o.bellowsOptions().memoryLayout());
+        }
+        if (o.settleSeconds() > 0 && !r.workload().lookups() && r.workload() != Workload.READSEQ) {
+            settle(db, o.settleSeconds(), out);
+            report.printSettled(r.stats(), db.stats());
+        }
+        if (o.histogram()) {
+            report.printHistogram(r);
+        }
     }
 
     /**
@@ -215,7 +239,9 @@ public final class BellowsBench {
             ComparisonReport.writeCsv(o.out().resolve("results.csv"), runs, baseline);
             List<Path> charts = Charts.write(o.out(), runs);
             out.println();
-            out.println("Results in " + o.out() + ": results.json, results.csv and " + charts.size() + " charts");
+            out.println("Results in " + o.out() + ": results.json, results.csv and " + charts.size() + " charts"
+                    + (charts.contains(o.out().resolve("write-amp.png")) ? ""
+                    : " (no write-amplification chart: no configuration wrote a table)"));
         }
     }
 }

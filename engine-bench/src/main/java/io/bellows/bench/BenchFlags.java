@@ -1,32 +1,27 @@
 package io.bellows.bench;
 
-import io.bellows.engine.CompactionOptions;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Compression;
 import io.bellows.engine.Durability;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
-import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
-import io.bellows.engine.PtierOptions;
-import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.io.PrintStream;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
+import picocli.CommandLine;
 
 /**
- * The bellows-bench command line: {@code --name=value} flags named as in db_bench. Switches
+ * The bellows-bench command line: {@code --name=value} flags named as in db_bench, parsed and listed
+ * by picocli from the table of flags below (name, value hint, default, help, setter). Switches
  * (--use_existing_db, --histogram, --help) also take a bare {@code --name}. A flag given twice,
  * an unknown flag or a bad value is a {@link FlagException}; so is a flag of one compaction scheme
  * (--flsm_*, --trie_*) when no engine of the run uses that scheme.
@@ -39,41 +34,83 @@ final class BenchFlags {
     static final long DEFAULT_SEED = 301;
     static final long MAX_NUM = 1L << 40;
 
-    private static final int HELP_COLUMN = 27;
+    private static final int HELP_COLUMN = 30;
+    private static final int HELP_WIDTH = 120;
     private static final Map<String, Flag> FLAGS = flags();
 
     private BenchFlags() {}
 
     static BenchOptions parse(String... args) {
-        Values v = new Values();
-        Set<String> seen = new HashSet<>();
         for (String arg : args) {
+            // NB: picocli would also take "--num 5" and "@file"; compare mode forwards flags one argument each.
             if (!arg.startsWith("--") || arg.length() == 2) {
                 throw new FlagException("expected --name=value, got '" + arg + "'");
             }
+        }
+        List<Map.Entry<Flag, String>> given = new ArrayList<>();
+        try {
+            new CommandLine(command(given)).parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            String arg = e.getUnmatched().get(0);
             int eq = arg.indexOf('=');
-            String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-            Flag flag = FLAGS.get(name);
-            if (flag == null) {
-                throw new FlagException("unknown flag --" + name);
-            }
-            if (!seen.add(name)) {
-                throw new FlagException("flag --" + name + " is given more than once");
-            }
-            String value;
-            if (eq >= 0) {
-                value = arg.substring(eq + 1);
-            } else if (flag.isSwitch()) {
-                value = "true";
-            } else {
-                throw new FlagException("flag --" + name + " needs a value: --" + name + "=" + flag.hint());
-            }
-            flag.apply().accept(v, value);
+            throw new FlagException("unknown flag " + (eq < 0 ? arg : arg.substring(0, eq)));
+        } catch (CommandLine.OverwrittenOptionException e) {
+            throw new FlagException("flag " + optionName(e.getOverwritten()) + " is given more than once");
+        } catch (CommandLine.MissingParameterException e) {
+            String name = optionName(e.getMissing().get(0));
+            throw new FlagException("flag " + name + " needs a value: " + name + "=" + FLAGS.get(name.substring(2)).hint());
+        } catch (CommandLine.ParameterException e) {
+            throw new FlagException(e.getMessage());
+        }
+        FlagValues v = new FlagValues();
+        for (Map.Entry<Flag, String> f : given) {
+            Flag flag = f.getKey();
+            flag.apply().accept(v, f.getValue());
             if (flag.scheme() != null) {
-                v.schemeFlags.put(name, flag.scheme());
+                v.schemeFlags.put(flag.name(), flag.scheme());
             }
         }
         return v.build();
+    }
+
+    /**
+     * The command line as picocli sees it: every flag one {@code --name=value} option (a switch's value
+     * optional), handing its text in the order given to {@code given}; the flags' own setters then
+     * convert and check it with the messages --help's users know.
+     */
+    private static CommandLine.Model.CommandSpec command(List<Map.Entry<Flag, String>> given) {
+        CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name("bellows-bench");
+        spec.parser().expandAtFiles(false);
+        // NB: the table's order groups the flags (workload, clients, engine, scheme, output); picocli would sort them.
+        spec.usageMessage().width(HELP_WIDTH).longOptionsMaxWidth(HELP_COLUMN).sortOptions(false)
+                .customSynopsis("java -jar bellows-bench.jar [--flag=value ...]")
+                .header("bellows-bench: db_bench-style workloads for Bellows, run through its public API.", "")
+                .optionListHeading("%nFlags:%n");
+        for (Flag f : FLAGS.values()) {
+            CommandLine.Model.OptionSpec.Builder option = CommandLine.Model.OptionSpec.builder("--" + f.name())
+                    .type(String.class).description(f.help(), "default: " + f.defaultText())
+                    .setter(new CommandLine.Model.ISetter() {
+                        @Override
+                        public <T> T set(T value) {
+                            // NB: picocli sets every option to its (absent) initial value before parsing.
+                            if (value != null) {
+                                given.add(Map.entry(f, (String) value));
+                            }
+                            return null;
+                        }
+                    });
+            if (f.isSwitch()) {
+                option.arity("0..1").fallbackValue("true").paramLabel("true|false");
+            } else {
+                option.arity("1").paramLabel(f.hint());
+            }
+            spec.addOption(option.build());
+        }
+        return spec;
+    }
+
+    private static String optionName(CommandLine.Model.ArgSpec arg) {
+        return ((CommandLine.Model.OptionSpec) arg).longestName();
     }
 
     /**
@@ -102,20 +139,7 @@ final class BenchFlags {
     }
 
     static void printHelp(PrintStream out) {
-        out.println("bellows-bench: db_bench-style workloads for Bellows, run through its public API.");
-        out.println();
-        out.println("Usage: java -jar bellows-bench.jar [--flag=value ...]");
-        out.println();
-        out.println("Flags:");
-        for (Flag f : FLAGS.values()) {
-            String left = "  --" + f.name() + (f.isSwitch() ? "" : "=" + f.hint());
-            if (left.length() > HELP_COLUMN) {
-                out.println(left);
-                left = "";
-            }
-            out.printf(Locale.ROOT, "%-" + HELP_COLUMN + "s %s%n", left, f.help());
-            out.printf(Locale.ROOT, "%-" + HELP_COLUMN + "s default: %s%n", "", f.defaultText());
-        }
+        new CommandLine(command(new ArrayList<>())).usage(out, CommandLine.Help.Ansi.OFF);
         out.println();
         out.println("Workloads (--benchmarks, run in the order given; a name may repeat):");
         for (Workload w : Workload.values()) {
@@ -139,7 +163,10 @@ final class BenchFlags {
         out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
         out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
-        out.println("  Exit codes: 0 done, 1 the engine failed, 2 bad command line.");
+        out.println("  A workload the store cannot run (readseq, seekrandom, ycsbe need cursors, which LSM_TRIE");
+        out.println("  refuses) is reported as not supported, and the next workloads run.");
+        out.println("  Exit codes: 0 done, 1 the engine failed (compare mode: a configuration's JVM failed; the");
+        out.println("  others are reported first), 2 bad command line.");
     }
 
     private static Map<String, Flag> flags() {
@@ -270,7 +297,9 @@ final class BenchFlags {
         add(m, "progress", "true|false", "true when run in a terminal",
                 "progress bar on stderr for workloads longer than a few seconds",
                 (v, s) -> v.progress = bool("progress", s));
-        add(m, "sample_ms", "N", "1000", "interval of the throughput-over-time samples (charts, JSON)",
+        add(m, "sample_ms", "N", "10", "first interval of the throughput-over-time samples (charts, JSON); it"
+                + " doubles as a workload runs on, keeping " + Sampler.MAX_SAMPLES / 2 + " to " + Sampler.MAX_SAMPLES
+                + " samples",
                 (v, s) -> v.sampleMillis = (int) longIn("sample_ms", s, 10, 3_600_000));
         add(m, "help", null, "false", "print this help and exit",
                 (v, s) -> v.help = bool("help", s));
@@ -278,13 +307,13 @@ final class BenchFlags {
     }
 
     private static void add(Map<String, Flag> m, String name, String hint, String defaultText, String help,
-            BiConsumer<Values, String> apply) {
+            BiConsumer<FlagValues, String> apply) {
         m.put(name, new Flag(name, hint, defaultText, help, apply, null));
     }
 
-    /** A flag that sets an option of one compaction scheme; see {@link Values#checkSchemeFlags}. */
+    /** A flag that sets an option of one compaction scheme; see {@link FlagValues#checkSchemeFlags}. */
     static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
-            String defaultText, String help, BiConsumer<Values, String> apply) {
+            String defaultText, String help, BiConsumer<FlagValues, String> apply) {
         m.put(name, new Flag(name, hint, defaultText, help, apply, scheme));
     }
 
@@ -415,162 +444,10 @@ final class BenchFlags {
      * One flag: its name, value hint (null for a switch), default as shown by --help, setter, and the
      * compaction scheme whose options it sets (null for every other flag).
      */
-    record Flag(String name, String hint, String defaultText, String help, BiConsumer<Values, String> apply,
+    record Flag(String name, String hint, String defaultText, String help, BiConsumer<FlagValues, String> apply,
             CompactionStyle scheme) {
         boolean isSwitch() {
             return hint == null;
-        }
-    }
-
-    /** Flag values while parsing; {@link #build()} fills derived defaults and checks combinations. */
-    static final class Values {
-        List<Workload> benchmarks = Workload.parseList(DEFAULT_BENCHMARKS);
-        long num = DEFAULT_NUM;
-        long reads = -1;
-        long deletes = -1;
-        long operations = -1;
-        KeyDistribution requestDistribution;
-        int scanLength = 100;
-        EngineSpec engineSpec = EngineSpec.parse("bellows");
-        String enginesText;
-        String baselineText;
-        Path json;
-        Path out;
-        Boolean progress;
-        int sampleMillis = 1000;
-        KeyDistribution.Hotspot hotspot = KeyDistribution.Hotspot.YCSB;
-        int keySize = 16;
-        int valueSize = 100;
-        int valueSizeMin = -1;
-        int threads = 1;
-        KeyDistribution distribution = KeyDistribution.UNIFORM;
-        Durability durability = Durability.ASYNC;
-        /** Uncompressed unless --compression says otherwise, as the RocksDB side's defaults here. */
-        final EngineOptions.Builder engine = EngineOptions.builder().compression(Compression.NONE)
-                .bottommostCompression(Compression.NONE);
-        Path db;
-        boolean useExistingDb;
-        long seed = DEFAULT_SEED;
-        int batchSize = 1;
-        int seekNexts = 10;
-        boolean histogram;
-        Path csv;
-        boolean help;
-        long settleSeconds;
-        /** The scheme options of --flsm_*, --trie_* and --ptier_*; the run's scheme takes its own. */
-        final FlsmOptions.Builder flsm = FlsmOptions.builder();
-        final TrieOptions.Builder trie = TrieOptions.builder();
-        final PtierOptions.Builder ptier = PtierOptions.builder();
-        final TriadOptions.Builder triad = TriadOptions.builder();
-        int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
-        int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
-        /** The scheme flags given, each with the scheme it belongs to, in order. */
-        final Map<String, CompactionStyle> schemeFlags = new LinkedHashMap<>();
-
-        BenchOptions build() {
-            flsm.guardBits(flsmTopLevelBits, flsmBitDecrement);
-            // The scheme of --compaction, with the options of the scheme flags when they are its own.
-            CompactionStyle compaction = built().compaction();
-            engine.compaction(schemeOptions(compaction));
-            built();
-            if (num > KeyCodec.capacity(keySize)) {
-                throw new FlagException("--key_size=" + keySize + " holds only " + KeyCodec.capacity(keySize)
-                        + " distinct keys, fewer than --num=" + num);
-            }
-            if (useExistingDb) {
-                if (db == null) {
-                    throw new FlagException("--use_existing_db needs --db=DIR");
-                }
-                for (Workload w : benchmarks) {
-                    if (w.freshDb()) {
-                        throw new FlagException("--use_existing_db keeps the store in --db, but " + w.flagName()
-                                + " starts from an empty one; leave it out of --benchmarks");
-                    }
-                }
-            }
-            if (valueSizeMin > valueSize) {
-                throw new FlagException("--value_size_min=" + valueSizeMin + " exceeds --value_size=" + valueSize);
-            }
-            if (valueSize > engine.build().maxValueLength()) {
-                engine.maxValueLength(valueSize);
-            }
-            EngineSpec single = engineSpec.resolve(engine.build());
-            List<EngineSpec> engines = enginesText == null ? List.of()
-                    : EngineSpec.parseList(enginesText, engine.build());
-            for (CompactionStyle scheme : checkSchemeFlags(single, engines)) {
-                engine.compaction(schemeOptions(scheme));
-                built();
-            }
-            // --engine=bellows:SCHEME may name another scheme than --compaction; it runs with its own options.
-            boolean bellows = single.kind() == EngineSpec.Kind.BELLOWS;
-            engine.compaction(schemeOptions(bellows ? single.compaction() : compaction));
-            EngineOptions engineOptions = built();
-            EngineSpec baseline = null;
-            if (baselineText != null) {
-                if (engines.isEmpty()) {
-                    throw new FlagException("--baseline needs --engines");
-                }
-                baseline = EngineSpec.parse(baselineText).resolve(engineOptions);
-                if (!engines.contains(baseline)) {
-                    throw new FlagException("--baseline=" + baseline.label() + " is not in --engines");
-                }
-            } else if (!engines.isEmpty()) {
-                EngineSpec rocksdb = EngineSpec.parse("rocksdb");
-                baseline = engines.contains(rocksdb) ? rocksdb : engines.get(0);
-            }
-            long derived = Math.max(1, num / 5);
-            return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
-                    keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
-                    batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
-                    operations < 0 ? derived : operations, requestDistribution, scanLength,
-                    single, engines, baseline, json, out, progress, sampleMillis, hotspot);
-        }
-
-        /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE, PTIER and TRIAD. */
-        CompactionOptions schemeOptions(CompactionStyle scheme) {
-            return switch (scheme) {
-                case FLSM -> flsm.build();
-                case LSM_TRIE -> trie.build();
-                case PTIER -> ptier.build();
-                case TRIAD -> triad.build();
-                default -> CompactionOptions.defaults(scheme);
-            };
-        }
-
-        /** The engine options as set so far; options that do not fit together are a flag error. */
-        EngineOptions built() {
-            try {
-                return engine.build();
-            } catch (IllegalArgumentException e) {
-                throw new FlagException(e.getMessage());
-            }
-        }
-
-        /**
-         * Rejects a scheme flag when no Bellows engine of the run uses its scheme (it used to be
-         * silently ignored, measuring a configuration nobody asked for).
-         *
-         * @return the schemes the run's Bellows engines use
-         */
-        Set<CompactionStyle> checkSchemeFlags(EngineSpec single, List<EngineSpec> engines) {
-            Set<CompactionStyle> used = EnumSet.noneOf(CompactionStyle.class);
-            for (EngineSpec e : engines.isEmpty() ? List.of(single) : engines) {
-                if (e.kind() == EngineSpec.Kind.BELLOWS) {
-                    used.add(e.compaction());
-                }
-            }
-            for (Map.Entry<String, CompactionStyle> f : schemeFlags.entrySet()) {
-                CompactionStyle scheme = f.getValue();
-                if (used.contains(scheme)) {
-                    continue;
-                }
-                String runs = !engines.isEmpty() ? "no engine of --engines uses " + scheme
-                        : single.kind() != EngineSpec.Kind.BELLOWS ? "this run's engine is " + single.label()
-                        : "this run's scheme is " + single.compaction();
-                throw new FlagException("--" + f.getKey() + " is an option of compaction scheme " + scheme + ", but "
-                        + runs + " (select it with --compaction=" + scheme + " or --engine=bellows:" + scheme + ")");
-            }
-            return used;
         }
     }
 

@@ -20,6 +20,11 @@ import java.util.Set;
  * neither engine's heap, native memory, JIT or GC disturbs the other's figures. A child is the same
  * command with --engine naming its configuration; it writes its results as JSON to a file, which the
  * parent reads back. The child's report is echoed line by line, prefixed with its configuration.
+ *
+ * <p>One configuration's trouble does not cost the others' results: a workload a configuration
+ * cannot run is reported by its child as not supported, and a child that dies (crash, exit code other
+ * than 0) keeps the workloads it finished (the child rewrites its JSON after each) while the rest are
+ * marked failed, with the exit code; the comparison of everything else is printed and written.
  */
 final class CompareRunner {
     /**
@@ -59,9 +64,8 @@ final class CompareRunner {
                     childArgs.add("--db=" + o.db().resolve(spec.fileName()));
                 }
                 Path log = o.out() == null ? null : o.out().resolve(spec.fileName() + ".log");
-                runChild(spec, childArgs, log, out);
-                List<EngineRun> childRuns = ResultJson.read(json);
-                runs.add(childRuns.get(0));
+                int code = runChild(spec, childArgs, log, out);
+                runs.add(childRun(spec.label(), json, code, o.benchmarks()));
             }
         } finally {
             deleteQuietly(scratch);
@@ -72,7 +76,46 @@ final class CompareRunner {
             ComparisonReport.writeCsv(o.csv(), runs, baseline);
         }
         BellowsBench.writeFiles(o, out, runs, baseline);
+        for (EngineRun run : runs) {
+            run.results().stream().filter(r -> r.outcome() == WorkloadResult.Outcome.FAILED).findFirst()
+                    .ifPresent(r -> out.println("failed: " + run.engine() + ", " + r.reason()));
+        }
         return runs;
+    }
+
+    /**
+     * What the child of configuration {@code label} measured: its results file, completed with failed
+     * cells for the workloads it did not reach when it ended with exit code {@code exitCode} (the
+     * file then holds the workloads it finished, or is missing or cut short if it died early).
+     */
+    static EngineRun childRun(String label, Path json, int exitCode, List<Workload> benchmarks) {
+        List<WorkloadResult> results = new ArrayList<>();
+        String options = "unknown: its JVM wrote no results";
+        if (Files.exists(json)) {
+            try {
+                EngineRun run = ResultJson.read(json).get(0);
+                results.addAll(run.results());
+                options = run.options();
+            } catch (RuntimeException e) {
+                if (exitCode == 0) {
+                    throw e;
+                }
+            }
+        }
+        if (exitCode == 0 && results.size() == benchmarks.size()) {
+            return new EngineRun(label, options, results);
+        }
+        String reason = exitCode == 0 ? "its JVM ended without finishing" : "its JVM " + exit(exitCode);
+        for (int i = results.size(); i < benchmarks.size(); i++) {
+            results.add(WorkloadResult.notRun(benchmarks.get(i), WorkloadResult.Outcome.FAILED, reason));
+        }
+        return new EngineRun(label, options, results);
+    }
+
+    /** How a child JVM ended with {@code code}: a code above 128 is the JVM killed by signal code - 128. */
+    static String exit(int code) {
+        return "exited with code " + code + (code > 128 ? " (killed by signal " + (code - 128) + ")"
+                : " (its error is above)");
     }
 
     /** The command that starts a child: this JVM's java, JVM options and class path. */
@@ -91,7 +134,8 @@ final class CompareRunner {
         return cmd;
     }
 
-    private static void runChild(EngineSpec spec, List<String> args, Path log, PrintStream out) {
+    /** Runs one configuration's child JVM, echoing its report, and returns its exit code. */
+    private static int runChild(EngineSpec spec, List<String> args, Path log, PrintStream out) {
         List<String> cmd = javaCommand();
         cmd.addAll(args);
         out.println();
@@ -117,9 +161,9 @@ final class CompareRunner {
             }
             int code = p.waitFor();
             if (code != 0) {
-                throw new IllegalStateException(spec.label() + " failed in its JVM with exit code " + code
-                        + " (its error is above)");
+                out.println("== " + spec.label() + " failed: its JVM " + exit(code) + "; the other configurations go on");
             }
+            return code;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + spec.label() + " in a child JVM", e);
         } catch (InterruptedException e) {

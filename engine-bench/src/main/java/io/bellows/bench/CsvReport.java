@@ -12,12 +12,16 @@ import java.util.Locale;
 
 /**
  * The results as CSV (--csv): a header, then one row per workload written as soon as it finishes, so a
- * run that fails later keeps what it measured. Per-level columns list levels from L0 separated by ';'.
+ * run that fails later keeps what it measured. Counters and amplification are the workload's own (as on
+ * its engine line); store_write_amp is the store's since it was opened; levels and space_amp are the
+ * state after the workload. Per-level columns list levels from L0 separated by ';'. An undefined figure
+ * (amplification with nothing on disk, tables/get without gets) is empty; a workload that did not run
+ * has only its name and status.
  */
 final class CsvReport implements Closeable {
     static final String HEADER = "workload,ops,seconds,ops_per_sec,mb_per_sec,p50_us,p99_us,p999_us,max_us,"
             + "found,not_found,write_amp,total_write_amp,space_amp,tables_per_get,stalls,stall_ms,flushes,"
-            + "compactions,level_tables,level_bytes";
+            + "compactions,level_tables,level_bytes,store_write_amp,status";
 
     private final BufferedWriter writer;
 
@@ -44,7 +48,11 @@ final class CsvReport implements Closeable {
     }
 
     static String row(WorkloadResult r) {
+        if (!r.ran()) {
+            return r.workload().flagName() + ",".repeat(HEADER.split(",").length - 2) + "," + r.outcome().text();
+        }
         EngineStats s = r.stats();
+        EngineStats own = r.own();
         boolean lookups = r.workload().lookups();
         StringBuilder tables = new StringBuilder();
         StringBuilder bytes = new StringBuilder();
@@ -52,13 +60,15 @@ final class CsvReport implements Closeable {
             tables.append(l.level() == 0 ? "" : ";").append(l.tables());
             bytes.append(l.level() == 0 ? "" : ";").append(l.bytes());
         }
-        return String.format(Locale.ROOT, "%s,%d,%.6f,%.1f,%.3f,%.2f,%.2f,%.2f,%.2f,%s,%s,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%s,%s",
+        return String.format(Locale.ROOT, "%s,%d,%.6f,%.1f,%.3f,%.2f,%.2f,%.2f,%.2f,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d,%s,%s,%s,%s",
                 r.workload().flagName(), r.ops(), r.seconds(), r.opsPerSecond(), r.mbPerSecond(), r.latencyMicros(50),
                 r.latencyMicros(99), r.latencyMicros(99.9), r.maxLatencyMicros(),
                 lookups ? Long.toString(r.found()) : "", lookups ? Long.toString(r.notFound()) : "",
-                s.io().writeAmplification(), s.io().totalWriteAmplification(), s.levels().spaceAmplification(),
-                s.reads().tablesProbedPerGet(), s.background().stalls(), s.background().stallNanos() / 1_000_000,
-                s.background().flushes(), s.background().compactions(), tables, bytes);
+                Figures.csv(Figures.writeAmp(own.io()), 4), Figures.csv(Figures.totalWriteAmp(own.io()), 4),
+                Figures.csv(Figures.spaceAmp(s.levels()), 4), Figures.csv(Figures.tablesPerGet(own.reads()), 4),
+                own.background().stalls(), own.background().stallNanos() / 1_000_000, own.background().flushes(),
+                own.background().compactions(), tables, bytes, Figures.csv(Figures.writeAmp(s.io()), 4),
+                r.outcome().text());
     }
 
     private void writeLine(String line) {

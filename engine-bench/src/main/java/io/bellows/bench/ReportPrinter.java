@@ -84,6 +84,10 @@ final class ReportPrinter {
     }
 
     void printResult(WorkloadResult r) {
+        if (!r.ran()) {
+            out.printf(Locale.ROOT, "%-16s %s: %s%n", r.workload().flagName(), r.outcome().text(), r.reason());
+            return;
+        }
         boolean lookups = r.workload().lookups();
         out.printf(Locale.ROOT, ROW, r.workload().flagName(), r.ops(), fixed(r.seconds(), 3),
                 fixed(r.opsPerSecond(), 0), fixed(r.mbPerSecond(), 1), fixed(r.latencyMicros(50), 1),
@@ -91,17 +95,26 @@ final class ReportPrinter {
                 lookups ? Long.toString(r.found()) : "-", lookups ? Long.toString(r.notFound()) : "-");
     }
 
-    void printEngineStats(EngineStats s) {
-        out.printf(Locale.ROOT, "    engine: write-amp %.2f, total write-amp %.2f, space-amp %.2f, tables/get %.2f,"
-                        + " stalls %d (%d ms), flushes %d, compactions %d%n",
-                s.io().writeAmplification(), s.io().totalWriteAmplification(), s.levels().spaceAmplification(),
-                s.reads().tablesProbedPerGet(), s.background().stalls(), s.background().stallNanos() / 1_000_000,
-                s.background().flushes(), s.background().compactions());
-        out.println("    levels: " + levels(s));
-        if (!s.scheme().isEmpty()) {
-            out.println("    scheme: " + new TreeMap<>(s.scheme()));
+    /**
+     * The engine's line for one workload: its own writes, amplification, probes, stalls and background
+     * work (the counters between {@code before} and {@code after}), the state after it (space
+     * amplification, levels), and the store's write amplification since it was opened.
+     */
+    void printEngineStats(EngineStats before, EngineStats after) {
+        EngineStats own = StatsDelta.between(before, after);
+        out.printf(Locale.ROOT, "    engine: write-amp %s, total write-amp %s, space-amp %s, tables/get %s,"
+                        + " stalls %d (%d ms), flushes %d (%.1f MiB), compactions %d (%.1f MiB written);"
+                        + " since opened: write-amp %s%n",
+                Figures.fixed(Figures.writeAmp(own.io()), 2), Figures.fixed(Figures.totalWriteAmp(own.io()), 2),
+                Figures.fixed(Figures.spaceAmp(after.levels()), 2), Figures.fixed(Figures.tablesPerGet(own.reads()), 2),
+                own.background().stalls(), own.background().stallNanos() / 1_000_000, own.background().flushes(),
+                own.io().flushBytesWritten() / MIB, own.background().compactions(),
+                own.io().compactionBytesWritten() / MIB, Figures.fixed(Figures.writeAmp(after.io()), 2));
+        out.println("    levels: " + levels(after));
+        if (!after.scheme().isEmpty()) {
+            out.println("    scheme: " + new TreeMap<>(after.scheme()));
         }
-        EngineStats.Reads reads = s.reads();
+        EngineStats.Reads reads = own.reads();
         if (reads.gets() > 0) {
             out.printf(Locale.ROOT, "    disk reads per get: data blocks %.3f, filter blocks %.3f (block cache hits %d)%n",
                     (double) reads.blockReads() / reads.gets(), (double) reads.filterBlockReads() / reads.gets(),
@@ -109,13 +122,34 @@ final class ReportPrinter {
         }
     }
 
+    /**
+     * What a settle after a workload did (the backlog it compacted; a ratio of that to its few flushed
+     * bytes would mean nothing) and the store at rest: write amplification since it was opened, space
+     * amplification, levels.
+     */
+    void printSettled(EngineStats before, EngineStats after) {
+        EngineStats own = StatsDelta.between(before, after);
+        out.printf(Locale.ROOT, "    at rest: flushes %d (%.1f MiB), compactions %d (%.1f MiB written) while settling;"
+                        + " since opened: write-amp %s, space-amp %s%n",
+                own.background().flushes(), own.io().flushBytesWritten() / MIB, own.background().compactions(),
+                own.io().compactionBytesWritten() / MIB, Figures.fixed(Figures.writeAmp(after.io()), 2),
+                Figures.fixed(Figures.spaceAmp(after.levels()), 2));
+        out.println("    levels: " + levels(after));
+    }
+
     /** This JVM's GC and CPU time during the workload: engine, clients and JIT together. */
     void printProcess(WorkloadResult r) {
+        if (!r.ran()) {
+            return;
+        }
         out.printf(Locale.ROOT, "    process: gc %d ms, cpu %.1f s%n", r.gcMillis(), r.cpuNanos() / 1e9);
     }
 
     /** The full latency distribution in microseconds (--histogram). */
     void printHistogram(WorkloadResult r) {
+        if (!r.ran()) {
+            return;
+        }
         out.println("    latency distribution of " + r.workload().flagName() + " (microseconds):");
         r.latency().outputPercentileDistribution(out, 5, 1000.0);
         out.println();

@@ -1,85 +1,102 @@
 package io.bellows.bench;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.bellows.engine.EngineStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
  * The JSON results file (--json, --out, and how a child JVM hands its results to compare mode):
  * {@code {"baseline": label or null, "runs": [run, ...]}}, each run its engine, options and workloads.
- * A workload carries its derived figures for readers (ops/s, percentiles, amplification) and, so a
- * parent can rebuild it exactly, its raw counters and its latency histogram (HdrHistogram's
- * compressed encoding, base64).
+ * A workload carries its status ("ran", "not supported", "failed"; the other two with a reason and
+ * nothing else), its derived figures for readers (ops/s, percentiles, amplification: null when
+ * undefined) and, so a parent can rebuild it exactly, its raw counters before and after it and its
+ * latency histogram (HdrHistogram's compressed encoding, base64).
  */
 final class ResultJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
     private ResultJson() {}
 
     static void write(Path path, String baseline, List<EngineRun> runs) {
-        Map<String, Object> root = new LinkedHashMap<>();
+        ObjectNode root = MAPPER.createObjectNode();
         root.put("baseline", baseline);
-        List<Object> list = new ArrayList<>();
+        ArrayNode list = root.putArray("runs");
         for (EngineRun run : runs) {
             list.add(run(run));
         }
-        root.put("runs", list);
         try {
             Path parent = path.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            Files.writeString(path, Json.write(root), StandardCharsets.UTF_8);
+            // NB: renamed into place, so a reader (compare mode's parent) never sees a half-written file.
+            Path partial = path.resolveSibling(path.getFileName() + ".partial");
+            MAPPER.writeValue(partial.toFile(), root);
+            Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the JSON results " + path, e);
         }
     }
 
     static List<EngineRun> read(Path path) {
+        JsonNode root;
         try {
-            Map<String, Object> root = map(Json.parse(Files.readString(path, StandardCharsets.UTF_8)));
-            List<EngineRun> runs = new ArrayList<>();
-            for (Object r : list(root.get("runs"))) {
-                runs.add(run(map(r)));
-            }
-            return runs;
+            root = MAPPER.readTree(path.toFile());
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("JSON results " + path + " are malformed: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the JSON results " + path, e);
         }
+        List<EngineRun> runs = new ArrayList<>();
+        for (JsonNode r : array(root, "runs")) {
+            runs.add(run(r));
+        }
+        return runs;
     }
 
-    private static Map<String, Object> run(EngineRun run) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private static ObjectNode run(EngineRun run) {
+        ObjectNode m = MAPPER.createObjectNode();
         m.put("engine", run.engine());
         m.put("options", run.options());
-        List<Object> workloads = new ArrayList<>();
+        ArrayNode workloads = m.putArray("workloads");
         for (WorkloadResult r : run.results()) {
             workloads.add(workload(r));
         }
-        m.put("workloads", workloads);
         return m;
     }
 
-    private static EngineRun run(Map<String, Object> m) {
+    private static EngineRun run(JsonNode m) {
         List<WorkloadResult> results = new ArrayList<>();
-        for (Object w : list(m.get("workloads"))) {
-            results.add(workload(map(w)));
+        for (JsonNode w : array(m, "workloads")) {
+            results.add(workload(w));
         }
-        return new EngineRun((String) m.get("engine"), (String) m.get("options"), results);
+        return new EngineRun(text(m, "engine"), text(m, "options"), results);
     }
 
-    private static Map<String, Object> workload(WorkloadResult r) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private static ObjectNode workload(WorkloadResult r) {
+        ObjectNode m = MAPPER.createObjectNode();
         m.put("workload", r.workload().flagName());
+        m.put("status", r.outcome().text());
+        if (!r.ran()) {
+            m.put("reason", r.reason());
+            return m;
+        }
         m.put("ops", r.ops());
         m.put("seconds", r.seconds());
         m.put("ops_per_sec", r.opsPerSecond());
@@ -92,35 +109,53 @@ final class ResultJson {
         m.put("not_found", r.notFound());
         m.put("gc_ms", r.gcMillis());
         m.put("cpu_ms", r.cpuNanos() / 1_000_000);
-        m.put("write_amp", r.stats().io().writeAmplification());
-        m.put("write_amp_user", ComparisonReport.userWriteAmplification(r));
-        m.put("total_write_amp", r.stats().io().totalWriteAmplification());
-        m.put("space_amp", r.stats().levels().spaceAmplification());
+        figure(m, "write_amp", Figures.writeAmp(r.stats().io()));
+        figure(m, "write_amp_user", Figures.userWriteAmp(r.stats().io()));
+        figure(m, "total_write_amp", Figures.totalWriteAmp(r.stats().io()));
+        figure(m, "space_amp", Figures.spaceAmp(r.stats().levels()));
+        figure(m, "workload_write_amp", Figures.writeAmp(r.own().io()));
         m.put("nanos", r.nanos());
         m.put("bytes", r.bytes());
         m.put("cpu_nanos", r.cpuNanos());
         m.put("sample_ms", r.sampleMillis());
-        m.put("throughput", r.throughput());
-        m.put("stats", stats(r.stats()));
+        ArrayNode samples = m.putArray("throughput");
+        for (double v : r.throughput()) {
+            samples.add(v);
+        }
+        m.set("stats", stats(r.stats()));
+        m.set("stats_before", stats(r.statsBefore()));
         m.put("latency_hdr", encode(r.latency()));
         return m;
     }
 
-    private static WorkloadResult workload(Map<String, Object> m) {
-        List<Object> samples = list(m.get("throughput"));
+    private static WorkloadResult workload(JsonNode m) {
+        Workload workload = Workload.byFlagName(text(m, "workload"));
+        WorkloadResult.Outcome outcome = WorkloadResult.Outcome.byText(text(m, "status"));
+        if (outcome != WorkloadResult.Outcome.RAN) {
+            return WorkloadResult.notRun(workload, outcome, text(m, "reason"));
+        }
+        JsonNode samples = array(m, "throughput");
         double[] throughput = new double[samples.size()];
         for (int i = 0; i < throughput.length; i++) {
-            Object v = samples.get(i);
-            throughput[i] = v == null ? Double.NaN : ((Number) v).doubleValue();
+            JsonNode v = samples.get(i);
+            throughput[i] = v.isNumber() ? v.doubleValue() : Double.NaN;
         }
-        return new WorkloadResult(Workload.byFlagName((String) m.get("workload")), num(m, "ops"), num(m, "nanos"),
-                num(m, "bytes"), num(m, "found"), num(m, "not_found"), decode((String) m.get("latency_hdr")),
-                stats(map(m.get("stats"))), num(m, "gc_ms"), num(m, "cpu_nanos"), (int) num(m, "sample_ms"),
+        return new WorkloadResult(workload, num(m, "ops"), num(m, "nanos"), num(m, "bytes"), num(m, "found"),
+                num(m, "not_found"), decode(text(m, "latency_hdr")), stats(object(m, "stats")),
+                stats(object(m, "stats_before")), num(m, "gc_ms"), num(m, "cpu_nanos"), (int) num(m, "sample_ms"),
                 throughput);
     }
 
-    private static Map<String, Object> stats(EngineStats s) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private static void figure(ObjectNode m, String key, double v) {
+        if (Double.isNaN(v)) {
+            m.putNull(key);
+        } else {
+            m.put(key, v);
+        }
+    }
+
+    private static ObjectNode stats(EngineStats s) {
+        ObjectNode m = MAPPER.createObjectNode();
         m.put("user_bytes", s.io().userBytesWritten());
         m.put("wal_bytes", s.io().walBytesWritten());
         m.put("flush_bytes", s.io().flushBytesWritten());
@@ -130,6 +165,7 @@ final class ResultJson {
         m.put("tables_probed", s.reads().tablesProbed());
         m.put("block_reads", s.reads().blockReads());
         m.put("block_cache_hits", s.reads().blockCacheHits());
+        m.put("filter_block_reads", s.reads().filterBlockReads());
         m.put("bloom_negatives", s.reads().bloomNegatives());
         m.put("stalls", s.background().stalls());
         m.put("stall_nanos", s.background().stallNanos());
@@ -142,39 +178,38 @@ final class ResultJson {
         m.put("chunks_in_use", s.memstore().chunksInUse());
         m.put("chunks_free", s.memstore().chunksFree());
         m.put("chunk_pool_offheap_bytes", s.memstore().chunkPoolOffHeapBytes());
-        long[] bytes = new long[s.levels().count()];
-        int[] tables = new int[s.levels().count()];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = s.levels().get(i).bytes();
-            tables[i] = s.levels().get(i).tables();
+        ArrayNode bytes = m.putArray("level_bytes");
+        ArrayNode tables = m.putArray("level_tables");
+        for (int i = 0; i < s.levels().count(); i++) {
+            bytes.add(s.levels().get(i).bytes());
+            tables.add(s.levels().get(i).tables());
         }
-        m.put("level_bytes", bytes);
-        m.put("level_tables", tables);
         m.put("last_sequence", s.lastSequence());
         m.put("table_io", s.io().tableIoMode());
         return m;
     }
 
-    private static EngineStats stats(Map<String, Object> m) {
-        List<Object> bytes = list(m.get("level_bytes"));
-        List<Object> tables = list(m.get("level_tables"));
+    private static EngineStats stats(JsonNode m) {
+        JsonNode bytes = array(m, "level_bytes");
+        JsonNode tables = array(m, "level_tables");
         long[] levelBytes = new long[bytes.size()];
         int[] levelTables = new int[tables.size()];
         for (int i = 0; i < levelBytes.length; i++) {
-            levelBytes[i] = ((Number) bytes.get(i)).longValue();
-            levelTables[i] = ((Number) tables.get(i)).intValue();
+            levelBytes[i] = bytes.get(i).longValue();
+        }
+        for (int i = 0; i < levelTables.length; i++) {
+            levelTables[i] = tables.get(i).intValue();
         }
         return new EngineStats(
                 new EngineStats.Io(num(m, "user_bytes"), num(m, "wal_bytes"), num(m, "flush_bytes"),
-                        num(m, "compaction_bytes_read"), num(m, "compaction_bytes_written"),
-                        (String) m.get("table_io")),
+                        num(m, "compaction_bytes_read"), num(m, "compaction_bytes_written"), text(m, "table_io")),
                 new EngineStats.Reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"),
-                        num(m, "block_cache_hits"), 0, num(m, "bloom_negatives")),
+                        num(m, "block_cache_hits"), num(m, "filter_block_reads"), num(m, "bloom_negatives")),
                 new EngineStats.Background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"),
                         num(m, "stalls"), num(m, "stall_nanos")),
                 BenchStats.memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"),
-                        numOrZero(m, "memstore_offheap_bytes"), numOrZero(m, "chunks_in_use"),
-                        numOrZero(m, "chunks_free"), numOrZero(m, "chunk_pool_offheap_bytes")),
+                        num(m, "memstore_offheap_bytes"), num(m, "chunks_in_use"), num(m, "chunks_free"),
+                        num(m, "chunk_pool_offheap_bytes")),
                 BenchStats.levels(levelBytes, levelTables),
                 num(m, "last_sequence"));
     }
@@ -182,7 +217,7 @@ final class ResultJson {
     static String encode(Histogram h) {
         ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int length = h.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
     }
 
     static Histogram decode(String base64) {
@@ -193,32 +228,35 @@ final class ResultJson {
         }
     }
 
-    private static long num(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        if (!(v instanceof Number)) {
+    private static long num(JsonNode m, String key) {
+        JsonNode v = m.get(key);
+        if (v == null || !v.isNumber()) {
             throw new IllegalArgumentException("JSON results: '" + key + "' is missing or not a number");
         }
-        return ((Number) v).longValue();
+        return v.longValue();
     }
 
-    /** A figure results written before off-heap MemStores existed do not have: they had none. */
-    private static long numOrZero(Map<String, Object> m, String key) {
-        return m.containsKey(key) ? num(m, key) : 0;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object v) {
-        if (!(v instanceof Map)) {
-            throw new IllegalArgumentException("JSON results: expected an object");
+    private static String text(JsonNode m, String key) {
+        JsonNode v = m.get(key);
+        if (v == null || !v.isTextual()) {
+            throw new IllegalArgumentException("JSON results: '" + key + "' is missing or not a string");
         }
-        return (Map<String, Object>) v;
+        return v.textValue();
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(Object v) {
-        if (!(v instanceof List)) {
-            throw new IllegalArgumentException("JSON results: expected an array");
+    private static JsonNode object(JsonNode m, String key) {
+        JsonNode v = m.get(key);
+        if (v == null || !v.isObject()) {
+            throw new IllegalArgumentException("JSON results: '" + key + "' is missing or not an object");
         }
-        return (List<Object>) v;
+        return v;
+    }
+
+    private static JsonNode array(JsonNode m, String key) {
+        JsonNode v = m.get(key);
+        if (v == null || !v.isArray()) {
+            throw new IllegalArgumentException("JSON results: '" + key + "' is missing or not an array");
+        }
+        return v;
     }
 }

@@ -63,6 +63,11 @@ enum Workload {
         return lookups;
     }
 
+    /** Needs an ordered cursor, which a store without key order (LSM_TRIE) refuses. */
+    boolean scans() {
+        return this == READSEQ || this == SEEKRANDOM || mix != null && mix.scan() > 0;
+    }
+
     String description() {
         return description;
     }

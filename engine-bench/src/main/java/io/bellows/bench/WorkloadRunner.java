@@ -1,5 +1,6 @@
 package io.bellows.bench;
 
+import io.bellows.engine.EngineStats;
 import java.io.PrintStream;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +44,10 @@ final class WorkloadRunner {
      * with the engine's stats afterwards. A client's exception fails the workload.
      */
     WorkloadResult run(Workload workload, SplittableRandom random) {
+        String refused = refusal(workload);
+        if (refused != null) {
+            return WorkloadResult.notRun(workload, WorkloadResult.Outcome.NOT_SUPPORTED, refused);
+        }
         int threads = options.threads();
         long ops = workload.ops(options);
         long num = options.num();
@@ -72,6 +77,7 @@ final class WorkloadRunner {
                     KeyDistribution.UNIFORM.chooser(num, random.split()), null, random.split(), records,
                     () -> readersDone.getCount() == 0, -1, 0, 0);
         }
+        EngineStats statsBefore = db.stats();
         ProcessMetrics before = ProcessMetrics.now();
         ProgressBar bar = progressTo == null ? null : new ProgressBar(progressTo);
         Sampler sampler = new Sampler(workload.flagName(), ops, () -> progress(clients), options.sampleMillis(), bar);
@@ -82,7 +88,22 @@ final class WorkloadRunner {
             throughput = sampler.finish();
         }
         ProcessMetrics used = ProcessMetrics.now().minus(before);
-        return merge(workload, clients, used, throughput);
+        return merge(workload, clients, statsBefore, used, sampler.intervalMillis(), throughput);
+    }
+
+    /**
+     * Why the engine cannot run {@code workload}, or null if it can: a workload that needs a cursor
+     * asks for one before it starts, so a store without key order is reported, not half-run.
+     */
+    private String refusal(Workload workload) {
+        if (!workload.scans()) {
+            return null;
+        }
+        try (BenchEngine.Scan probe = db.scan()) {
+            return null;
+        } catch (UnsupportedOperationException e) {
+            return e.getMessage() == null ? "the engine refuses cursors" : e.getMessage();
+        }
     }
 
     private static long progress(Client[] clients) {
@@ -145,7 +166,8 @@ final class WorkloadRunner {
         }
     }
 
-    private WorkloadResult merge(Workload workload, Client[] clients, ProcessMetrics used, double[] throughput) {
+    private WorkloadResult merge(Workload workload, Client[] clients, EngineStats statsBefore, ProcessMetrics used,
+            int sampleMillis, double[] throughput) {
         Histogram latency = ThreadStats.newHistogram();
         long ops = 0;
         long bytes = 0;
@@ -164,6 +186,6 @@ final class WorkloadRunner {
             end = Math.max(end, s.endNanos);
         }
         return new WorkloadResult(workload, ops, end - start, bytes, found, notFound, latency, db.stats(),
-                used.gcMillis(), used.cpuNanos(), options.sampleMillis(), throughput);
+                statsBefore, used.gcMillis(), used.cpuNanos(), sampleMillis, throughput);
     }
 }

@@ -38,5 +38,9 @@ class BellowsBenchSmokeTest {
         assertEquals(seekrandom.ops(), seekrandom.found());
         WorkloadResult readseq = results.get(Workload.READSEQ.ordinal());
         assertEquals(400, readseq.ops(), "readseq reads --reads entries of a full store");
+        String report = out.toString(StandardCharsets.UTF_8);
+        assertTrue(report.contains("warning: bellows:LEVELED/NONE never wrote a table"),
+                "2000 entries fit in the default MemStore: the run says it measured no disk");
+        assertTrue(report.contains("engine: write-amp -, total write-amp "), "no flush, no write-amp: " + report);
     }
 }

@@ -1,6 +1,7 @@
 package io.bellows.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.EngineStats;
@@ -68,6 +69,57 @@ class CompareModeTest {
         assertTrue(Files.readString(results.resolve("rocksdb.log")).contains("table I/O"));
         assertTrue(Files.isDirectory(tmp.resolve("db/rocksdb")), "each engine's store under --db");
         assertTrue(Files.isDirectory(tmp.resolve("db/bellows-LEVELED-NONE")));
+    }
+
+    /**
+     * LSM_TRIE refuses ycsbe's cursors and rocksdb's JVM exits with code 2 (its --db is not empty): both
+     * are marked in every output while everything else is still compared. At this --num nothing leaves
+     * the MemStores, which compare mode warns of, and no write-amplification chart is drawn empty.
+     */
+    @Test
+    void oneConfigurationsTroubleCostsNoOtherResults() throws IOException {
+        Files.createDirectories(tmp.resolve("db/rocksdb"));
+        Files.writeString(tmp.resolve("db/rocksdb/somefile"), "x");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path results = tmp.resolve("out");
+        int code = BellowsBench.execute(new String[] {"--engines=bellows:LEVELED/NONE,bellows:LSM_TRIE/NONE,rocksdb",
+            "--num=2000", "--benchmarks=fillrandom,ycsbe,readrandom", "--out=" + results, "--db=" + tmp.resolve("db")},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        System.out.print(text);
+        assertEquals(1, code, "a configuration failed: " + err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("[bellows:LSM_TRIE/NONE] ycsbe            not supported: cursors are not supported by"
+                + " LSM_TRIE stores"), text);
+        assertTrue(text.contains("== rocksdb failed: its JVM exited with code 2 (its error is above); the other"
+                + " configurations go on"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches(" +bellows:LSM_TRIE/NONE +not supported")), text);
+        assertEquals(2 * 3, text.lines().filter(l -> l.matches("(fillrandom|ycsbe|readrandom)? +rocksdb +failed")).count(),
+                "every cell of the failed configuration, in both tables: " + text);
+        assertTrue(text.contains("ycsbe on bellows:LSM_TRIE/NONE: not supported, cursors are not supported"), text);
+        assertTrue(text.contains("warning: bellows:LEVELED/NONE never wrote a table"), text);
+        assertTrue(text.contains("warning: bellows:LSM_TRIE/NONE never wrote a table"), text);
+        assertTrue(text.contains("failed: rocksdb, its JVM exited with code 2"), text);
+
+        List<EngineRun> runs = ResultJson.read(results.resolve("results.json"));
+        assertEquals(List.of("bellows:LEVELED/NONE", "bellows:LSM_TRIE/NONE", "rocksdb"),
+                runs.stream().map(EngineRun::engine).toList());
+        WorkloadResult trieScan = runs.get(1).results().get(1);
+        assertEquals(WorkloadResult.Outcome.NOT_SUPPORTED, trieScan.outcome());
+        assertEquals(400, runs.get(1).results().get(2).found(), "LSM_TRIE's readrandom ran after the refusal");
+        assertTrue(runs.get(0).results().get(1).ran(), "LEVELED scans");
+        assertTrue(runs.get(2).results().stream().allMatch(r -> r.outcome() == WorkloadResult.Outcome.FAILED));
+        assertTrue(Double.isNaN(Figures.writeAmp(runs.get(0).results().get(0).stats().io())));
+
+        List<String> lines = Files.readAllLines(results.resolve("results.csv"));
+        assertEquals(1 + 3 * 3, lines.size());
+        assertTrue(lines.get(5).startsWith("ycsbe,bellows:LSM_TRIE/NONE,,") && lines.get(5).endsWith(",not supported"),
+                lines.get(5));
+        assertTrue(lines.get(3).startsWith("fillrandom,rocksdb,,") && lines.get(3).endsWith(",failed"), lines.get(3));
+        assertTrue(lines.get(1).contains(",ran") && lines.get(1).contains(",,,,"), "no write-amp: " + lines.get(1));
+        assertPng(results.resolve("ops-per-sec.png"));
+        assertFalse(Files.exists(results.resolve("write-amp.png")), "nothing reached disk: no empty chart");
+        assertTrue(text.contains("(no write-amplification chart: no configuration wrote a table)"), text);
     }
 
     @Test

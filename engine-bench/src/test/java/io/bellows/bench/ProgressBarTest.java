@@ -37,4 +37,22 @@ class ProgressBarTest {
         assertTrue(samples[0] > 0);
         assertEquals("", bytes.toString(StandardCharsets.UTF_8), "no bar before two seconds");
     }
+
+    @Test
+    void samplerDoublesItsIntervalToKeepAChartableNumberOfPoints() {
+        Sampler s = new Sampler("x", 100, () -> 0, 3_600_000, null);
+        for (int i = 0; i < Sampler.MAX_SAMPLES; i++) {
+            s.add(i % 2 == 0 ? 100 : 300);
+        }
+        assertEquals(7_200_000, s.intervalMillis(), "full: neighbours merged, interval doubled");
+        for (int i = 0; i < Sampler.MAX_SAMPLES / 2 + 1; i++) {
+            s.add(50);
+        }
+        assertEquals(14_400_000, s.intervalMillis());
+        double[] samples = s.finish();
+        assertEquals(Sampler.MAX_SAMPLES / 2 + 1, samples.length);
+        assertEquals(200, samples[0], 1e-9, "two merges of (100 + 300) / 2 and (100 + 300) / 2");
+        assertEquals(50, samples[samples.length - 1], 1e-9);
+        assertTrue(samples.length >= Charts.MIN_POINTS);
+    }
 }

@@ -17,9 +17,14 @@ import site.ycsb.Status;
  * the README ("YCSB"); an unknown {@code bellows.*} key or a malformed value fails {@link #init()} with a
  * message naming the key and what it accepts. A record is stored as one value in the field-map encoding of
  * docs/formats/ycsb-record.md. {@code read}, {@code update} and {@code delete} of a missing key return
- * {@link Status#NOT_FOUND}; {@code update} merges the given fields into the stored record atomically.
+ * {@link Status#NOT_FOUND}; {@code update} merges the given fields into the stored record atomically. A
+ * workload with scans ({@code scanproportion} above 0) on a store that cannot scan (LSM_TRIE) fails
+ * {@link #init()} with a message saying so.
  */
 public final class BellowsClient extends DB {
+    /** YCSB CoreWorkload's share of scan operations. */
+    static final String SCAN_PROPORTION = "scanproportion";
+
     private SharedEngines.Shared shared;
 
     @Override
@@ -27,7 +32,38 @@ public final class BellowsClient extends DB {
         if (shared != null) {
             throw new DBException("init() called twice on one client");
         }
-        shared = SharedEngines.acquire(BellowsSettings.parse(getProperties()));
+        SharedEngines.Shared s = SharedEngines.acquire(BellowsSettings.parse(getProperties()));
+        try {
+            refuseScansTheStoreCannotServe(s);
+        } catch (DBException e) {
+            SharedEngines.release(s);
+            throw e;
+        }
+        shared = s;
+    }
+
+    /**
+     * Fails a workload with scans on a store that refuses cursors (LSM_TRIE keeps no key order): every
+     * scan would return NOT_IMPLEMENTED at once and YCSB would report those as fast operations.
+     */
+    private void refuseScansTheStoreCannotServe(SharedEngines.Shared s) throws DBException {
+        String text = getProperties().getProperty(SCAN_PROPORTION, "0").trim();
+        double scans;
+        try {
+            scans = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new DBException(SCAN_PROPORTION + " must be a number, not '" + text + "'", e);
+        }
+        if (scans <= 0) {
+            return;
+        }
+        String refusal = s.store.scanRefusal();
+        if (refusal != null) {
+            throw new DBException("this workload scans (" + SCAN_PROPORTION + "=" + text + ") but the Bellows store in "
+                    + s.settings.dir() + " cannot: its compaction scheme " + s.settings.options().compaction().name()
+                    + " keeps no key order (" + refusal + "). Run scan workloads such as workloade on a scheme"
+                    + " that keeps key order (bellows.compaction=LEVELED, for one), or set " + SCAN_PROPORTION + "=0");
+        }
     }
 
     @Override

@@ -92,6 +92,15 @@ final class RecordStore {
         }
     }
 
+    /** Why this store refuses cursors (its scheme keeps no key order), or null if it can scan. */
+    String scanRefusal() {
+        try (Cursor probe = engine.cursor(ReadOptions.defaults())) {
+            return null;
+        } catch (UnsupportedOperationException e) {
+            return e.getMessage() == null ? "cursors refused" : e.getMessage();
+        }
+    }
+
     /** Merges {@code values} into the stored record; NOT_FOUND if there is none. */
     Status update(String table, String key, Map<String, ByteIterator> values) {
         byte[] k = StoreKeys.of(table, key);

@@ -3,6 +3,7 @@ package io.bellows.ycsb;
 import java.util.List;
 import static io.bellows.ycsb.BellowsClientTest.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.Cursor;
@@ -19,10 +20,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Properties;
 import java.util.Vector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import site.ycsb.ByteIterator;
+import site.ycsb.DBException;
 import site.ycsb.Status;
 
 /**
@@ -56,6 +59,45 @@ class UnorderedStoreScanTest {
             assertEquals(Status.OK, store.read("t", "k1", null, fields));
             assertEquals("v", fields.get("f").toString());
         }
+    }
+
+    @Test
+    void aWorkloadWithScansOnAStoreThatCannotScanFailsInit() throws DBException {
+        Properties p = new Properties();
+        p.setProperty("bellows.dir", tmp.resolve("trie").toString());
+        p.setProperty("bellows.compaction", "lsm_trie");
+        p.setProperty("scanproportion", "0.95");
+        BellowsClient scanning = new BellowsClient();
+        scanning.setProperties(p);
+        DBException e = assertThrows(DBException.class, scanning::init);
+        assertTrue(e.getMessage().startsWith("this workload scans (scanproportion=0.95) but the Bellows store in "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("its compaction scheme LSM_TRIE keeps no key order (cursors are not supported"
+                + " by LSM_TRIE stores"), e.getMessage());
+        assertEquals(0, SharedEngines.clients(tmp.resolve("trie")), "the refused client let go of the engine");
+
+        p.setProperty("scanproportion", "0");
+        BellowsClient reading = new BellowsClient();
+        reading.setProperties(p);
+        reading.init();
+        reading.cleanup();
+
+        p.setProperty("scanproportion", "lots");
+        BellowsClient malformed = new BellowsClient();
+        malformed.setProperties(p);
+        assertEquals("scanproportion must be a number, not 'lots'",
+                assertThrows(DBException.class, malformed::init).getMessage());
+    }
+
+    @Test
+    void aWorkloadWithScansOnAnOrderedStoreStarts() throws DBException {
+        Properties p = new Properties();
+        p.setProperty("bellows.dir", tmp.resolve("leveled").toString());
+        p.setProperty("scanproportion", "0.95");
+        BellowsClient c = new BellowsClient();
+        c.setProperties(p);
+        c.init();
+        c.cleanup();
     }
 
     @Test
