@@ -18,6 +18,11 @@ public interface OpenTable extends AutoCloseable {
     /** Every entry in internal-key order. */
     InternalIterator iterator(boolean fillCache) throws IOException;
 
+    /** The scheme metadata stored with the table (docs/architecture.md, "Per-table scheme metadata"), or null. */
+    default byte[] schemeMetadata() {
+        return null;
+    }
+
     /** Closes the file; reads after close fail. */
     @Override
     void close();
