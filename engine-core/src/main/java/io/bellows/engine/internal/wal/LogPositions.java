@@ -185,7 +185,7 @@ public final class LogPositions {
             int len = Coding.getShort(h, 4);
             type = h[6] & 0xff;
             if (type < LogFormat.FULL || type > LogFormat.LAST
-                    || offset + LogFormat.CHUNK_HEADER_SIZE + len > LogFormat.blockEnd(offset)) {
+                    || offset + LogFormat.CHUNK_HEADER_SIZE + len > Math.min(LogFormat.blockEnd(offset), f.size())) {
                 throw damage("bad chunk header");
             }
             payload = f.read(offset + LogFormat.CHUNK_HEADER_SIZE, len);

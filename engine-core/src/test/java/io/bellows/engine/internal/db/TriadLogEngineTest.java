@@ -2,6 +2,7 @@ package io.bellows.engine.internal.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import io.bellows.engine.internal.io.FaultInjectingFileSystem.Fault;
 import io.bellows.engine.internal.io.FaultInjectingFileSystem.Op;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.util.Coding;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
@@ -243,6 +245,57 @@ class TriadLogEngineTest {
             awaitLogs(fs, 1);
         } finally {
             db.close();
+        }
+    }
+
+    /** With TRIAD-MEM on, the keys a flush carries over are not in the CL-table's index, and survive a crash. */
+    @Test
+    void carriedHotKeysAreLeftOutOfTheIndex() throws Exception {
+        EngineOptions o = EngineConfigs.small(CompactionStyle.TRIAD, InMemoryCompaction.NONE, EngineConfigs.layouts().get(0))
+                .memstoreSize(8 << 20).l0Triggers(20, 30, 40)
+                .compaction(TriadOptions.builder().hotFraction(0.05).disk(false).build()).build();
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, o, fs);
+        Map<String, byte[]> model = new TreeMap<>();
+        for (int round = 0; round < 20; round++) {
+            for (int i = 0; i < 10; i++) {
+                byte[] v = value(i, round, 50);
+                db.put(key(i), v);
+                model.put(new String(key(i)), v);
+            }
+        }
+        for (int i = 100; i < 400; i++) {
+            byte[] v = value(i, 0, 50);
+            db.put(key(i), v);
+            model.put(new String(key(i)), v);
+        }
+        db.flush();
+        settle(db);
+        assertEquals(List.of(FileHeader.KIND_CLTABLE), kinds(db, fs).get(0));
+        List<String> indexed = new ArrayList<>();
+        Version v = db.versions().acquireCurrent();
+        try (InternalIterator it = db.tables().iterator(v.files(0).get(0), false)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                indexed.add(new String(it.key()));
+            }
+        } finally {
+            v.release();
+        }
+        assertEquals(300, indexed.size(), "the cold keys, one version each");
+        for (int i = 0; i < 10; i++) {
+            assertFalse(indexed.contains(new String(key(i))), "hot key " + i + " is carried, not indexed");
+        }
+        db.put(key(420), value(420, 0, 10), WriteOptions.sync());
+        model.put(new String(key(420)), value(420, 0, 10));
+        CrashableFileSystem image = fs.crash();
+        db.close();
+        EngineImpl reopened = EngineImpl.open(DIR, o, image);
+        try {
+            for (Map.Entry<String, byte[]> e : model.entrySet()) {
+                assertArrayEquals(e.getValue(), reopened.get(e.getKey().getBytes()), e.getKey());
+            }
+        } finally {
+            reopened.close();
         }
     }
 

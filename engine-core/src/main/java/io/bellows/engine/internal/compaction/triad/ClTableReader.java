@@ -99,7 +99,7 @@ final class ClTableReader implements OpenTable {
         ReadableFile[] logFiles = new ReadableFile[logs.length];
         try {
             for (int i = 0; i < logs.length; i++) {
-                logFiles[i] = fs.openTable(FileNames.log(path.getParent(), logs[i]));
+                logFiles[i] = fs.openLog(FileNames.log(path.getParent(), logs[i]));
             }
         } catch (IOException | RuntimeException e) {
             closeAll(logFiles);

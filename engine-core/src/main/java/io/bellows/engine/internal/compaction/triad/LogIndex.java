@@ -40,7 +40,7 @@ final class LogIndex {
                 continue;
             }
             long logIndex = i;
-            try (ReadableFile f = fs.openTable(path)) {
+            try (ReadableFile f = fs.openLog(path)) {
                 long end = LogPositions.scan(f, path, (seq, kind, chunk, off) -> {
                     if (kind == InternalKeys.KIND_PUT && chunk < MAX_CHUNK_OFFSET) {
                         index.bySequence.put(seq, logIndex << 48 | chunk << 15 | off);
