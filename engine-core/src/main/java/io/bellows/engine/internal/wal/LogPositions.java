@@ -158,6 +158,8 @@ public final class LogPositions {
 
     /** The payload bytes of a record from one position on, chunk after verified chunk. */
     private static final class ChunkStream {
+        /** Bytes read at a chunk's offset in one call: its header and a small payload. */
+        private static final int GUESS = 512;
         private final ReadableFile f;
         private final Path path;
         private long chunk;
@@ -177,19 +179,26 @@ public final class LogPositions {
 
         private void load(long offset) throws IOException {
             chunk = offset;
-            if (offset + LogFormat.CHUNK_HEADER_SIZE > f.size() || offset < FileHeader.LENGTH
-                    || LogFormat.blockEnd(offset) - offset < LogFormat.CHUNK_HEADER_SIZE) {
+            long limit = Math.min(LogFormat.blockEnd(offset), f.size());
+            if (offset < FileHeader.LENGTH || offset + LogFormat.CHUNK_HEADER_SIZE > limit) {
                 throw damage("no chunk header at this offset");
             }
-            byte[] h = f.read(offset, LogFormat.CHUNK_HEADER_SIZE);
-            int len = Coding.getShort(h, 4);
-            type = h[6] & 0xff;
-            if (type < LogFormat.FULL || type > LogFormat.LAST
-                    || offset + LogFormat.CHUNK_HEADER_SIZE + len > Math.min(LogFormat.blockEnd(offset), f.size())) {
+            // One read for the header and, usually, the whole payload (an operation's chunk is mostly small).
+            byte[] first = f.read(offset, (int) Math.min(limit - offset, GUESS));
+            int len = Coding.getShort(first, 4);
+            type = first[6] & 0xff;
+            if (type < LogFormat.FULL || type > LogFormat.LAST || offset + LogFormat.CHUNK_HEADER_SIZE + len > limit) {
                 throw damage("bad chunk header");
             }
-            payload = f.read(offset + LogFormat.CHUNK_HEADER_SIZE, len);
-            if (Checksums.unmask(Coding.getInt(h, 0)) != Checksums.crc32c((byte) type, payload, 0, len)) {
+            if (LogFormat.CHUNK_HEADER_SIZE + len <= first.length) {
+                payload = Arrays.copyOfRange(first, LogFormat.CHUNK_HEADER_SIZE, LogFormat.CHUNK_HEADER_SIZE + len);
+            } else {
+                payload = new byte[len];
+                int have = first.length - LogFormat.CHUNK_HEADER_SIZE;
+                System.arraycopy(first, LogFormat.CHUNK_HEADER_SIZE, payload, 0, have);
+                f.read(offset + first.length, payload, have, len - have);
+            }
+            if (Checksums.unmask(Coding.getInt(first, 0)) != Checksums.crc32c((byte) type, payload, 0, len)) {
                 throw damage("chunk checksum mismatch");
             }
             pos = 0;

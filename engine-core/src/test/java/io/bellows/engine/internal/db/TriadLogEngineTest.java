@@ -117,10 +117,10 @@ class TriadLogEngineTest {
         assertEquals(new ArrayList<>(model.keySet()), keys, what + ": cursor keys");
     }
 
-    /** Small and large values (spanning several 32 KiB log blocks), overwrites, deletes and a batch. */
+    /** Small and large values (up to 1.2 MB, across many 32 KiB log blocks), overwrites, deletes and a batch. */
     private static Map<String, byte[]> load(EngineImpl db, int round, Map<String, byte[]> model) {
         for (int i = 0; i < 400; i++) {
-            int size = i % 97 == 5 ? 70_000 + i : i % 13 == 0 ? 0 : 20 + i % 50;
+            int size = i == 200 ? 1_200_000 : i % 97 == 5 ? 70_000 + i : i % 13 == 0 ? 0 : 20 + i % 50;
             byte[] v = value(i, round, size);
             db.put(key(i), v);
             model.put(new String(key(i)), v);
