@@ -27,13 +27,14 @@ final class ClTableReader implements OpenTable {
     private final ReadableFile file;
     private final Path path;
     private final byte[] body;
-    private final int[] entries;
+    /** Per entry, in order: the offset of its key in {@link #body} (high bits) and the key's length (low 16 bits). */
+    private final long[] entries;
     private final long[] logs;
     private final Path[] logPaths;
     private final ReadableFile[] logFiles;
     private final byte[] metadata;
 
-    private ClTableReader(ReadableFile file, Path path, byte[] body, int[] entries, long[] logs, byte[] metadata,
+    private ClTableReader(ReadableFile file, Path path, byte[] body, long[] entries, long[] logs, byte[] metadata,
             ReadableFile[] logFiles) {
         this.file = file;
         this.path = path;
@@ -68,7 +69,7 @@ final class ClTableReader implements OpenTable {
         }
         int[] pos = {0};
         long[] logs;
-        int[] entries;
+        long[] entries;
         byte[] metadata;
         try {
             int logCount = Coding.getVarInt(body, pos, body.length);
@@ -83,10 +84,9 @@ final class ClTableReader implements OpenTable {
             if (count > body.length) {
                 throw new IllegalStateException("entry count " + count);
             }
-            entries = new int[(int) count];
+            entries = new long[(int) count];
             for (int i = 0; i < count; i++) {
-                entries[i] = pos[0];
-                skipEntry(body, pos, logCount);
+                entries[i] = skipEntry(body, pos, logCount);
             }
             int metaLen = Coding.getVarInt(body, pos, body.length);
             if (pos[0] + metaLen != body.length) {
@@ -108,8 +108,10 @@ final class ClTableReader implements OpenTable {
         return new ClTableReader(file, path, body, entries, logs, metadata, logFiles);
     }
 
-    private static void skipEntry(byte[] b, int[] pos, int logCount) {
+    /** Parses the entry at {@code pos[0]}, moving past it; returns its key's offset and length, packed. */
+    private static long skipEntry(byte[] b, int[] pos, int logCount) {
         int keyLen = Coding.getVarInt(b, pos, b.length);
+        long packed = (long) pos[0] << 16 | keyLen;
         pos[0] += keyLen + 8;
         if (pos[0] > b.length || keyLen > InternalKeys.MAX_KEY_LENGTH) {
             throw new IllegalStateException("entry past the end");
@@ -134,6 +136,15 @@ final class ClTableReader implements OpenTable {
             Coding.getVarLong(b, pos, b.length);
             Coding.getVarInt(b, pos, b.length);
         }
+        return packed;
+    }
+
+    private int keyStart(int i) {
+        return (int) (entries[i] >>> 16);
+    }
+
+    private int keyLength(int i) {
+        return (int) (entries[i] & 0xffff);
     }
 
     /** The WAL files this table points into. */
@@ -160,26 +171,22 @@ final class ClTableReader implements OpenTable {
     }
 
     private long trailer(int i) {
-        int[] pos = {entries[i]};
-        int keyLen = Coding.getVarInt(body, pos, body.length);
-        return Coding.getLong(body, pos[0] + keyLen);
+        return Coding.getLong(body, keyStart(i) + keyLength(i));
     }
 
     byte[] key(int i) {
-        int[] pos = {entries[i]};
-        int keyLen = Coding.getVarInt(body, pos, body.length);
-        return Arrays.copyOfRange(body, pos[0], pos[0] + keyLen);
+        return Arrays.copyOfRange(body, keyStart(i), keyStart(i) + keyLength(i));
     }
 
     /** Internal order of entry {@code i} against {@code (key, seq)}: negative if the entry comes first. */
     int compare(int i, byte[] key, long seq) {
-        int[] pos = {entries[i]};
-        int keyLen = Coding.getVarInt(body, pos, body.length);
-        int c = Arrays.compareUnsigned(body, pos[0], pos[0] + keyLen, key, 0, key.length);
+        int start = keyStart(i);
+        int end = start + keyLength(i);
+        int c = Arrays.compareUnsigned(body, start, end, key, 0, key.length);
         if (c != 0) {
             return c;
         }
-        return Long.compare(seq, InternalKeys.sequence(Coding.getLong(body, pos[0] + keyLen)));
+        return Long.compare(seq, InternalKeys.sequence(Coding.getLong(body, end)));
     }
 
     /** The first entry at or after {@code (key, seq)} in internal order; {@link #size()} if none. */
@@ -214,11 +221,10 @@ final class ClTableReader implements OpenTable {
 
     /** The value of entry {@code i} (null for a tombstone), from the index or read and verified from its log. */
     byte[] value(int i, LogPositions.Op op) throws IOException {
-        int[] pos = {entries[i]};
-        int keyLen = Coding.getVarInt(body, pos, body.length);
-        int keyStart = pos[0];
+        int keyStart = keyStart(i);
+        int keyLen = keyLength(i);
         long trailer = Coding.getLong(body, keyStart + keyLen);
-        pos[0] = keyStart + keyLen + 8;
+        int[] pos = {keyStart + keyLen + 8};
         int kind = InternalKeys.kind(trailer);
         long ref = Coding.getVarLong(body, pos, body.length);
         if (ref == 0) {
@@ -245,9 +251,7 @@ final class ClTableReader implements OpenTable {
         if (i == entries.length) {
             return false;
         }
-        int[] pos = {entries[i]};
-        int keyLen = Coding.getVarInt(body, pos, body.length);
-        if (Arrays.compareUnsigned(body, pos[0], pos[0] + keyLen, key, 0, key.length) != 0) {
+        if (Arrays.compareUnsigned(body, keyStart(i), keyStart(i) + keyLength(i), key, 0, key.length) != 0) {
             return false;
         }
         out.set(sequence(i), kind(i), value(i, new LogPositions.Op()));
