@@ -245,10 +245,6 @@ public final class EngineImpl implements Engine {
         return ctx.counters;
     }
 
-    CompactionScheme scheme() {
-        return ctx.scheme;
-    }
-
     /** The table cache (tests read tables through it). */
     TableCache tables() {
         return ctx.tables;
@@ -274,6 +270,10 @@ public final class EngineImpl implements Engine {
 
     VersionSet versions() {
         return ctx.versions;
+    }
+
+    CompactionScheme scheme() {
+        return ctx.scheme;
     }
 
     void checkOpen() {
