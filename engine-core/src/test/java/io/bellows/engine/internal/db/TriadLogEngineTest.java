@@ -248,6 +248,35 @@ class TriadLogEngineTest {
         }
     }
 
+    /** TRIAD-LOG switched off alone: flushes write SSTables, and CL-tables written before are still read. */
+    @Test
+    void withLogOffFlushesWriteSsTablesAndOldClTablesStillRead() throws Exception {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options(InMemoryCompaction.NONE), fs);
+        Map<String, byte[]> model = new TreeMap<>();
+        load(db, 0, model);
+        db.flush();
+        settle(db);
+        db.close();
+        EngineOptions off = EngineConfigs.small(CompactionStyle.TRIAD, InMemoryCompaction.NONE, EngineConfigs.layouts().get(0))
+                .memstoreSize(8 << 20).l0Triggers(20, 30, 40)
+                .compaction(TriadOptions.builder().mem(false).disk(false).log(false).build()).build();
+        db = EngineImpl.open(DIR, off, fs);
+        try {
+            load(db, 1, model);
+            db.flush();
+            settle(db);
+            assertEquals(List.of(FileHeader.KIND_SSTABLE, FileHeader.KIND_CLTABLE), kinds(db, fs).get(0));
+            check(db, model, ReadOptions.defaults(), "log off over an older CL-table");
+            db.compactRange(null, null);
+            settle(db);
+            check(db, model, ReadOptions.defaults(), "log off, compacted");
+            awaitLogs(fs, 1);
+        } finally {
+            db.close();
+        }
+    }
+
     /** With TRIAD-MEM on, the keys a flush carries over are not in the CL-table's index, and survive a crash. */
     @Test
     void carriedHotKeysAreLeftOutOfTheIndex() throws Exception {
