@@ -245,6 +245,10 @@ public final class EngineImpl implements Engine {
         return ctx.counters;
     }
 
+    CompactionScheme scheme() {
+        return ctx.scheme;
+    }
+
     /** The table cache (tests read tables through it). */
     TableCache tables() {
         return ctx.tables;
@@ -270,10 +274,6 @@ public final class EngineImpl implements Engine {
 
     VersionSet versions() {
         return ctx.versions;
-    }
-
-    CompactionScheme scheme() {
-        return ctx.scheme;
     }
 
     void checkOpen() {
