@@ -71,6 +71,9 @@ final class SchemeFlags {
         addScheme(m, CompactionStyle.TRIAD, "triad_flush_threshold", "N", Integer.toString(triad.flushThreshold()),
                 "TRIAD: FLUSH_TH, cold keys below which a flush keeps all in memory", (v, s) -> engine("triad_flush_threshold",
                         () -> v.triad.flushThreshold((int) longIn("triad_flush_threshold", s, 0, 1 << 20))));
+        addScheme(m, CompactionStyle.TRIAD, "triad_log", "true|false", Boolean.toString(triad.log()),
+                "TRIAD: TRIAD-LOG, a flush turns the logs into a CL-table instead of copying them",
+                (v, s) -> v.triad.log(bool("triad_log", s)));
         addScheme(m, CompactionStyle.TRIAD, "triad_disk", "true|false", Boolean.toString(triad.disk()),
                 "TRIAD: TRIAD-DISK, defer L0 compaction while L0 and L1 share few keys",
                 (v, s) -> v.triad.disk(bool("triad_disk", s)));

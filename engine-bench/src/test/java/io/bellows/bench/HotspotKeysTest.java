@@ -43,9 +43,9 @@ class HotspotKeysTest {
     @Test
     void triadFlagsSetTriadOptions() {
         BenchOptions o = BenchFlags.parse("--compaction=TRIAD", "--triad_disk=false", "--triad_overlap_ratio=0.3",
-                "--triad_l0_max_tables=8");
+                "--triad_l0_max_tables=8", "--triad_log=false");
         assertEquals(CompactionStyle.TRIAD, o.bellowsOptions().compaction());
-        assertEquals(TriadOptions.builder().disk(false).overlapRatioThreshold(0.3).l0MaxTables(8).build(),
+        assertEquals(TriadOptions.builder().disk(false).overlapRatioThreshold(0.3).l0MaxTables(8).log(false).build(),
                 o.bellowsOptions().compactionOptions());
     }
 }

@@ -177,6 +177,33 @@ class BellowsCliTest {
     }
 
     @Test
+    void verifyReadsTheLogsACLTableReadsAndFindsThemDamaged() throws IOException {
+        Path dir = tmp.resolve("triad");
+        try (Engine db = Engine.open(dir, EngineOptions.builder().compaction(CompactionStyle.TRIAD).build())) {
+            for (int i = 0; i < 500; i++) {
+                db.put(key(i), ("value-" + i).getBytes());
+            }
+            db.flush();
+            for (int i = 500; i < 550; i++) {
+                db.put(key(i), ("value-" + i).getBytes());
+            }
+        }
+        Run info = cli("info", dir, "--json");
+        assertEquals(0, info.status(), info.err());
+        assertTrue(info.json().get("formats").fieldNames().next().startsWith("cl-table v"), info.out());
+        Run clean = cli("verify", dir, "--json");
+        assertEquals(0, clean.status(), clean.out());
+        assertTrue(clean.json().get("extra").isEmpty(), "a log a CL-table reads is live, not extra: " + clean.out());
+        assertTrue(clean.json().get("logs").asInt() >= 2, clean.out());
+
+        Path indexedLog = files(dir, ".log").get(0);
+        flipByte(indexedLog, Files.size(indexedLog) / 2);
+        Run damaged = cli("verify", dir);
+        assertEquals(1, damaged.status(), damaged.out());
+        assertTrue(damaged.out().contains("DAMAGED "), damaged.out());
+    }
+
+    @Test
     void getScanAndCompactGoThroughTheEngineAndAStoreInUseIsRefused() throws IOException {
         Path dir = store(CompactionStyle.FLSM);
         Run get = cli("get", dir, "key000042");

@@ -5,8 +5,8 @@ package io.bellows.engine;
  * Below L0 TRIAD is leveled and uses the engine-wide level options of {@link EngineOptions}
  * ({@code numLevels}, {@code l0Triggers}, {@code maxBytesForLevelBase}, {@code levelSizeMultiplier},
  * {@code targetFileSize}). Each technique can be switched off on its own, so that its share of the
- * gain can be measured (the paper's Figures 10 and 11); both built (TRIAD-MEM and TRIAD-DISK) are on by
- * default, with the paper's values (§5.1). TRIAD-LOG is not built. docs/tuning.md says how to set them.
+ * gain can be measured (the paper's Figures 10 and 11); all three (TRIAD-MEM, TRIAD-DISK, TRIAD-LOG) are on
+ * by default, with the paper's values (§5.1). docs/tuning.md says how to set them.
  */
 public final class TriadOptions implements CompactionOptions {
     private static final TriadOptions DEFAULTS = new Builder().build();
@@ -17,8 +17,10 @@ public final class TriadOptions implements CompactionOptions {
     private final boolean mem;
     private final double hotFraction;
     private final int flushThreshold;
+    private final boolean log;
 
     private TriadOptions(Builder b) {
+        log = b.log;
         mem = b.mem;
         hotFraction = b.hotFraction;
         flushThreshold = b.flushThreshold;
@@ -44,6 +46,7 @@ public final class TriadOptions implements CompactionOptions {
         b.mem = mem;
         b.hotFraction = hotFraction;
         b.flushThreshold = flushThreshold;
+        b.log = log;
         return b;
     }
 
@@ -82,11 +85,17 @@ public final class TriadOptions implements CompactionOptions {
         return flushThreshold;
     }
 
+    /** TRIAD-LOG: whether a flush turns the logs holding the MemStore into a CL-table instead of copying them. */
+    public boolean log() {
+        return log;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof TriadOptions t && disk == t.disk
                 && Double.compare(overlapRatioThreshold, t.overlapRatioThreshold) == 0 && l0MaxTables == t.l0MaxTables
-                && mem == t.mem && Double.compare(hotFraction, t.hotFraction) == 0 && flushThreshold == t.flushThreshold;
+                && mem == t.mem && Double.compare(hotFraction, t.hotFraction) == 0 && flushThreshold == t.flushThreshold
+                && log == t.log;
     }
 
     @Override
@@ -96,14 +105,15 @@ public final class TriadOptions implements CompactionOptions {
         h = 31 * h + l0MaxTables;
         h = 31 * h + Boolean.hashCode(mem);
         h = 31 * h + Double.hashCode(hotFraction);
-        return 31 * h + flushThreshold;
+        h = 31 * h + flushThreshold;
+        return 31 * h + Boolean.hashCode(log);
     }
 
     @Override
     public String toString() {
         return "TriadOptions{mem=" + mem + ", hotFraction=" + hotFraction + ", flushThreshold=" + flushThreshold
                 + ", disk=" + disk + ", overlapRatioThreshold=" + overlapRatioThreshold + ", l0MaxTables=" + l0MaxTables
-                + "}";
+                + ", log=" + log + "}";
     }
 
     /** Builder of {@link TriadOptions}; each setter validates its argument. */
@@ -114,8 +124,20 @@ public final class TriadOptions implements CompactionOptions {
         private boolean mem = true;
         private double hotFraction = 0.01;
         private int flushThreshold = 100;
+        private boolean log = true;
 
         private Builder() {}
+
+        /**
+         * TRIAD-LOG (paper §4.3): a flush writes no copy of the data. The WAL files holding the flushed
+         * MemStore become a CL-table, an L0 table whose sorted index (docs/formats/cl-table.md) points at each
+         * version's record in the logs; the logs live until the last CL-table using them is compacted. Versions
+         * no forced log holds (unlogged writes) are copied into the index. Default on.
+         */
+        public Builder log(boolean enabled) {
+            log = enabled;
+            return this;
+        }
 
         /**
          * TRIAD-MEM (paper §4.1, Algorithms 1 and 2): at a flush the top K keys by update count since the

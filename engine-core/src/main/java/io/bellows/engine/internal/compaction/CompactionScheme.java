@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
  * The disk-layer policy of a store (docs/architecture.md, "CompactionScheme SPI"). It decides where a
@@ -33,6 +34,7 @@ import java.util.Set;
  *   <li>readers, without locks: {@link #candidates}, {@link #cursorSources}, {@link #get}, {@link #onSeek};
  *   <li>the flush thread, one flush at a time (recovery's flushes too): {@link #flushOutputs} and
  *       the sink it returns, {@link #placeFlush};
+ *   <li>the obsolete-file sweep, one at a time: {@link #liveLogs}, {@link #tableDeleted};
  *   <li>compaction threads, several at once: {@link #compactionOutputs}, {@link #runCompaction},
  *       {@link #onCompacted} (after the compaction was picked, before its edit is logged);
  *   <li>{@code compactRange}'s thread: {@link #pickManual}, only while no other compaction runs;
@@ -128,6 +130,26 @@ public interface CompactionScheme extends SchemeState {
     default TableSink flushOutputs(TableWriteContext ctx) {
         return new TableOutputs(ctx, null);
     }
+
+    /**
+     * The sink of a MemStore flush whose logged records are all in {@code logs} (closed WAL files, each
+     * forced to its end when it was rolled; oldest first), so that a scheme may keep the flushed data where
+     * it already is instead of copying it. A scheme whose tables point into logs declares them live
+     * ({@link #liveLogs}) for as long as those tables exist. Default: {@link #flushOutputs(TableWriteContext)}.
+     */
+    default TableSink flushOutputs(TableWriteContext ctx, long[] logs) {
+        return flushOutputs(ctx);
+    }
+
+    /**
+     * Shows {@code out} every WAL file number a table of {@code tables} (the tables of every live version and
+     * every flush or compaction output being written) still reads. The obsolete-file sweep keeps those logs
+     * although recovery no longer replays them. Called by the sweep, concurrently with anything. Default: none.
+     */
+    default void liveLogs(Set<Long> tables, LongConsumer out) {}
+
+    /** The file of table {@code number} was deleted: no live version holds it any more. Default: nothing. */
+    default void tableDeleted(long number) {}
 
     /** The sink compaction {@code c} writes to. Default: SSTables cut by the compaction's splitter. */
     default TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {

@@ -3,7 +3,6 @@ package io.bellows.engine.internal.compaction;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.OpenTable;
-import io.bellows.engine.internal.table.TableReader;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
@@ -41,10 +40,9 @@ public interface TableSource {
     <T extends OpenTable> T reader(FileMeta file, Class<T> format) throws IOException;
 
     /**
-     * The scheme metadata stored with SSTable {@code file} ({@link TableAnnotator}), or null if it has none;
-     * a {@code CorruptionException} if the file is of another format.
+     * The scheme metadata stored with table {@code file} ({@link TableAnnotator}), or null if it has none.
      */
     default byte[] schemeMetadata(FileMeta file) throws IOException {
-        return reader(file, TableReader.class).properties().schemeMetadata();
+        return reader(file, OpenTable.class).schemeMetadata();
     }
 }

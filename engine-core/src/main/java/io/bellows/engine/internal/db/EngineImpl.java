@@ -96,12 +96,12 @@ public final class EngineImpl implements Engine {
         if (scheme.countsUpdates()) {
             memstore.countUpdates();
         }
-        TableFormats formats = new TableFormats(new BlockCache(options.blockCacheSize()), counters);
+        TableFormats formats = new TableFormats(new BlockCache(options.blockCacheSize()), counters, fs);
         scheme.registerTableFormats(formats, counters);
         TableCache tables = new TableCache(dir, fs, formats);
         this.ctx = new EngineContext(dir, options, fs, counters, memstoreCounters, scheme, versions, memstore, tables,
                 snapshots);
-        this.sweeper = new FileSweeper(new ObsoleteFiles(dir, fs, versions, ctx.pendingOutputs, tables), threads,
+        this.sweeper = new FileSweeper(new ObsoleteFiles(dir, fs, versions, ctx.pendingOutputs, tables, scheme), threads,
                 state);
         this.walRetention = new WalRetention(state, ctx, threads, sweeper);
         this.compactions = new CompactionScheduler(state, ctx, threads, sweeper);

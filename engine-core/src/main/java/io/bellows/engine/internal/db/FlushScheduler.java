@@ -9,6 +9,7 @@ import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.VersionEdit;
 import io.bellows.engine.internal.version.VersionSet;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -36,6 +37,9 @@ final class FlushScheduler {
     /** Log number the pending snapshot ends before; -1 when no flush is pending. */
     @GuardedBy("state.lock")
     private long pendingLog = -1;
+    /** The forced logs holding the pending snapshot's logged records, oldest first. */
+    @GuardedBy("state.lock")
+    private long[] pendingLogs;
     /** The scheme's plan for the pending snapshot (keys carried over in memory), or null. */
     @GuardedBy("state.lock")
     private FlushPlan pendingPlan;
@@ -63,6 +67,7 @@ final class FlushScheduler {
         pending = ctx.memstore.snapshot();
         pendingLog = number;
         walRetention.snapshotTaken();
+        pendingLogs = walRetention.snapshotLogs();
         pendingPlan = carryOver.carry(pending, walRetention.wal(), walRetention.snapshotDurable());
         schedule(0);
     }
@@ -84,6 +89,7 @@ final class FlushScheduler {
         List<Segment> segments;
         long logNumber;
         FlushPlan plan;
+        long[] logs;
         state.lock.lock();
         try {
             scheduled = false;
@@ -93,12 +99,15 @@ final class FlushScheduler {
             segments = pending;
             logNumber = pendingLog;
             plan = pendingPlan;
+            logs = pendingLogs;
         } finally {
             state.lock.unlock();
         }
         List<FileMeta> files = List.of();
         try {
-            files = writer.write(segments, plan);
+            // WAL truncation (on this thread, so not during this flush) may have released the oldest logs.
+            long first = ctx.versions.logNumber();
+            files = writer.write(segments, plan, Arrays.stream(logs).filter(n -> n >= first).toArray());
             VersionEdit edit = new VersionEdit();
             for (FileMeta f : files) {
                 ctx.scheme.placeFlush(ctx.versions.current(), f, edit);
@@ -137,6 +146,7 @@ final class FlushScheduler {
             pending = null;
             pendingLog = -1;
             pendingPlan = null;
+            pendingLogs = null;
             walRetention.snapshotFlushed();
             failures = 0;
             ctx.counters.flushes.increment();

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.db;
 
 import io.bellows.engine.internal.compaction.FlushPlan;
 import io.bellows.engine.internal.compaction.TableSink;
+import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.compaction.VersionPruner;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
@@ -25,16 +26,20 @@ final class FlushWriter {
 
     /** Writes the segments' data (none if they hold nothing); the tables stay pending until installed. */
     List<FileMeta> write(List<Segment> segments) throws IOException {
-        return write(segments, null);
+        return write(segments, null, null);
     }
 
-    /** As {@link #write(List)}, leaving out the keys {@code plan} (null: none) carries over in memory. */
-    List<FileMeta> write(List<Segment> segments, FlushPlan plan) throws IOException {
+    /**
+     * As {@link #write(List)}, leaving out the keys {@code plan} (null: none) carries over in memory; {@code logs}
+     * (null: unknown) are the forced logs holding the segments' logged records, shown to the scheme's sink.
+     */
+    List<FileMeta> write(List<Segment> segments, FlushPlan plan, long[] logs) throws IOException {
         List<InternalIterator> its = new ArrayList<>();
         for (Segment s : segments) {
             its.add(s.iterator());
         }
-        TableSink out = ctx.scheme.flushOutputs(ctx.writeContext(ctx.counters.flushBytesWritten, 0));
+        TableWriteContext wctx = ctx.writeContext(ctx.counters.flushBytesWritten, 0);
+        TableSink out = logs == null ? ctx.scheme.flushOutputs(wctx) : ctx.scheme.flushOutputs(wctx, logs);
         try (MergingIterator it = new MergingIterator(its)) {
             VersionPruner pruner = new VersionPruner(ctx.snapshots.sequences(), null);
             byte[] key = null;

@@ -52,6 +52,11 @@ final class LogRetention {
         return true;
     }
 
+    /** The closed logs recovery would still replay that were forced to their end when rolled, oldest first. */
+    long[] forcedLogs() {
+        return closed.stream().filter(log -> log[2] == 1).mapToLong(log -> log[0]).toArray();
+    }
+
     /** Forgets logs below {@code logNumber}, which the manifest no longer needs. */
     void prune(long logNumber) {
         while (!closed.isEmpty() && closed.peekFirst()[0] < logNumber) {

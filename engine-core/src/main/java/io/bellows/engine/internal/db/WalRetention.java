@@ -93,6 +93,15 @@ final class WalRetention {
         return !snapshotUnlogged && closedLogs.allForced();
     }
 
+    /**
+     * REQUIRES: lock held, just after {@link #snapshotTaken}. The closed logs holding the snapshot's logged
+     * records that were forced to their end when rolled (a crash keeps all of them), oldest first.
+     */
+    @GuardedBy("state.lock")
+    long[] snapshotLogs() {
+        return closedLogs.forcedLogs();
+    }
+
     /** REQUIRES: lock held. The snapshot is in a table, and the manifest's log number moved past its logs. */
     @GuardedBy("state.lock")
     void snapshotFlushed() {

@@ -94,6 +94,7 @@ public final class StoreInfo {
             case FileHeader.KIND_SSTABLE -> "sstable";
             case FileHeader.KIND_CURRENT -> "current";
             case FileHeader.KIND_HTABLE -> "htable";
+            case FileHeader.KIND_CLTABLE -> "cl-table";
             default -> "kind " + kind;
         };
     }

@@ -25,7 +25,7 @@ public final class StoreTables {
 
     private StoreTables(FileSystem fs) {
         this.fs = fs;
-        this.formats = new TableFormats(new BlockCache(CACHE_BYTES), counters);
+        this.formats = new TableFormats(new BlockCache(CACHE_BYTES), counters, fs);
     }
 
     /**
@@ -50,7 +50,7 @@ public final class StoreTables {
     public static StoreTables everyFormat(FileSystem fs) {
         StoreTables t = new StoreTables(fs);
         for (CompactionStyle style : CompactionStyle.values()) {
-            TableFormats own = new TableFormats(t.formats.blockCache(), t.counters);
+            TableFormats own = new TableFormats(t.formats.blockCache(), t.counters, fs);
             SchemeRegistry.create(EngineOptions.builder().compaction(style).build()).registerTableFormats(own, t.counters);
             own.registered().forEach((kind, opener) -> t.formats.registerIfAbsent(kind, opener));
         }

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Checks a closed store end to end, as LevelDB's paranoid checks and RocksDB's {@code ldb checkconsistency}
@@ -71,24 +73,30 @@ public final class StoreVerifier {
             notes.add(m.manifest() + ": an incomplete last record at offset " + m.tornTailOffset()
                     + " (a manifest write a crash interrupted; the edit never took effect)");
         }
+        StoreTables opener = StoreTables.of(fs, m.scheme());
+        int tables = 0;
+        Set<Long> tableLogs = new TreeSet<>();
+        for (ManifestView.LiveTable t : m.tables().values()) {
+            if (checkTable(opener, t.meta(), tableLogs)) {
+                tables++;
+            }
+        }
         List<String> names = new ArrayList<>(fs.list(dir));
         Collections.sort(names);
         List<Long> logs = new ArrayList<>();
         for (String name : names) {
             long table = FileNames.number(name, FileNames.TABLE_SUFFIX);
             long log = FileNames.number(name, FileNames.LOG_SUFFIX);
-            if (log >= 0 && log >= m.logNumber()) {
+            if (log >= 0 && (log >= m.logNumber() || tableLogs.contains(log))) {
                 logs.add(log);
             } else if (!(table >= 0 && m.tables().containsKey(table)) && !name.equals(FileNames.CURRENT)
                     && !name.equals(FileNames.LOCK) && !dir.resolve(name).equals(m.manifest())) {
                 extra.add(dir.resolve(name));
             }
         }
-        StoreTables opener = StoreTables.of(fs, m.scheme());
-        int tables = 0;
-        for (ManifestView.LiveTable t : m.tables().values()) {
-            if (checkTable(opener, t.meta())) {
-                tables++;
+        for (long n : tableLogs) {
+            if (!logs.contains(n)) {
+                problems.add(new Problem(FileNames.log(dir, n), 0, "missing: a live CL-table reads its records"));
             }
         }
         for (long n : logs) {
@@ -107,7 +115,7 @@ public final class StoreVerifier {
     }
 
     /** Reads every entry of a live table; true if it was read whole and agrees with the manifest. */
-    private boolean checkTable(StoreTables opener, FileMeta meta) throws IOException {
+    private boolean checkTable(StoreTables opener, FileMeta meta, Set<Long> tableLogs) throws IOException {
         Path path = FileNames.table(dir, meta.number);
         if (!fs.exists(path)) {
             problems.add(new Problem(path, 0, "missing: the manifest names it as a live table"));
@@ -121,6 +129,9 @@ public final class StoreVerifier {
         }
         try (OpenTable t = opener.open(path, meta.number); InternalIterator it = t.iterator(false)) {
             // Only SSTables keep entries in internal-key order; other formats (hash tables) are read whole.
+            for (long log : t.logs()) {
+                tableLogs.add(log);
+            }
             boolean ordered = t instanceof TableReader;
             byte[] prevKey = null;
             long prevSeq = 0;

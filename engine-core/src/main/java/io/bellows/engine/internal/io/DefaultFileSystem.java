@@ -65,6 +65,11 @@ public final class DefaultFileSystem implements FileSystem {
     }
 
     @Override
+    public ReadableFile openLog(Path path) throws IOException {
+        return new ChannelReadableFile(path);
+    }
+
+    @Override
     public byte[] readAll(Path path) throws IOException {
         return Files.readAllBytes(path);
     }

@@ -30,6 +30,8 @@ public final class FileHeader {
     public static final int KIND_CURRENT = 4;
     /** An LSM_TRIE hash table (docs/formats/htable.md). */
     public static final int KIND_HTABLE = 5;
+    /** The index of a table whose entries point into WAL files (docs/formats/cl-table.md). */
+    public static final int KIND_CLTABLE = 6;
 
     private FileHeader() {}
 

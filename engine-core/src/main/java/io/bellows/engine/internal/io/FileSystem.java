@@ -27,6 +27,14 @@ public interface FileSystem {
     /** Opens a table file for positional reads. */
     ReadableFile openTable(Path path) throws IOException;
 
+    /**
+     * Opens a log for positional reads, through the OS's cache (a log just written is read back while its
+     * pages are still cached). Default: {@link #openTable}.
+     */
+    default ReadableFile openLog(Path path) throws IOException {
+        return openTable(path);
+    }
+
     /** Reads a whole (log, CURRENT, manifest) file. */
     byte[] readAll(Path path) throws IOException;
 

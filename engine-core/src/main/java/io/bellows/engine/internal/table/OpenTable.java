@@ -18,6 +18,19 @@ public interface OpenTable extends AutoCloseable {
     /** Every entry in internal-key order. */
     InternalIterator iterator(boolean fillCache) throws IOException;
 
+    /** The scheme metadata stored with the table (docs/architecture.md, "Per-table scheme metadata"), or null. */
+    default byte[] schemeMetadata() {
+        return null;
+    }
+
+    /**
+     * The WAL files whose records this table's entries point into (a CL-table's logs), which must live as
+     * long as the table; none for a table that holds its entries itself.
+     */
+    default long[] logs() {
+        return new long[0];
+    }
+
     /** Closes the file; reads after close fail. */
     @Override
     void close();

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.table;
 
 import io.bellows.engine.CorruptionException;
 import io.bellows.engine.internal.io.FileHeader;
+import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.util.Coding;
@@ -24,11 +25,13 @@ public final class TableFormats {
     }
 
     private final BlockCache blockCache;
+    private final FileSystem fs;
     private final Opener base;
     private final Map<Integer, Opener> openers = new ConcurrentHashMap<>();
 
-    public TableFormats(BlockCache blockCache, EngineCounters counters) {
+    public TableFormats(BlockCache blockCache, EngineCounters counters, FileSystem fs) {
         this.blockCache = blockCache;
+        this.fs = fs;
         this.base = (file, path, number) -> TableReader.open(file, path, number, blockCache, counters);
         openers.put(FileHeader.KIND_SSTABLE, base);
     }
@@ -36,6 +39,11 @@ public final class TableFormats {
     /** The engine's block cache, for the readers of registered formats to share. */
     public BlockCache blockCache() {
         return blockCache;
+    }
+
+    /** The store's file system, for formats whose tables read other files of the store (the logs a CL-table points into). */
+    public FileSystem fileSystem() {
+        return fs;
     }
 
     /** Registers the opener of files whose header kind is {@code kind}; a kind is registered once. */

@@ -108,6 +108,11 @@ public final class TableReader implements OpenTable {
         return properties;
     }
 
+    @Override
+    public byte[] schemeMetadata() {
+        return properties().schemeMetadata();
+    }
+
     public long fileNumber() {
         return fileNumber;
     }

@@ -46,7 +46,7 @@ class TriadMemEngineTest {
 
     private static EngineOptions options(InMemoryCompaction policy) {
         return EngineConfigs.small(CompactionStyle.TRIAD, policy, EngineConfigs.layouts().get(0))
-                .compaction(TriadOptions.builder().hotFraction(0.05).disk(false).build()).build();
+                .compaction(TriadOptions.builder().hotFraction(0.05).disk(false).log(false).build()).build();
     }
 
     private static byte[] hot(int i) {

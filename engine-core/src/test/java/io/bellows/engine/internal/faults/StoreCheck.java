@@ -113,7 +113,7 @@ final class StoreCheck {
             while (!EngineProbe.settled(db) && System.nanoTime() - deadline < 0) {
                 pause();
             }
-            expected = liveFiles(EngineProbe.versions(db));
+            expected = liveFiles(db);
             try {
                 actual = new TreeSet<>(fs.list(DIR));
             } catch (IOException e) {
@@ -137,9 +137,16 @@ final class StoreCheck {
         }
     }
 
-    /** CURRENT, the current manifest, the live WAL (the log number recovery recorded) and every live table. */
-    private static Set<String> liveFiles(VersionSet versions) {
+    /**
+     * CURRENT, the current manifest, the live WAL (the log number recovery recorded), every live table, and the
+     * older logs live tables still read (TRIAD's CL-tables).
+     */
+    private static Set<String> liveFiles(EngineImpl db) {
+        VersionSet versions = EngineProbe.versions(db);
         Set<String> out = new TreeSet<>();
+        for (long log : EngineProbe.liveLogs(db)) {
+            out.add(FileNames.log(DIR, log).getFileName().toString());
+        }
         out.add(FileNames.CURRENT);
         out.add(FileNames.manifest(DIR, versions.manifestNumber()).getFileName().toString());
         out.add(FileNames.log(DIR, versions.logNumber()).getFileName().toString());

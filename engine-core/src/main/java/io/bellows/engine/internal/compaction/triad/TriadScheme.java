@@ -12,7 +12,11 @@ import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.compaction.leveled.LeveledScheme;
+import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.OpenTable;
+import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
@@ -22,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
  * TRIAD (paper 004): LEVELED's picking and compaction for every level, composed with the paper's
@@ -35,9 +40,14 @@ public final class TriadScheme implements CompactionScheme {
     private final L0Deferral deferral;
     /** TRIAD-MEM's state; null when it is off. */
     private final HotKeyStats mem;
+    /** TRIAD-LOG's switch; CL-tables written before are read whatever it says. */
+    private final boolean log;
+    private final TableLogs tableLogs = new TableLogs();
+    private final ClTableStats logStats = new ClTableStats();
 
     public TriadScheme(EngineOptions o) {
         TriadOptions t = (TriadOptions) o.compactionOptions();
+        log = t.log();
         mem = t.mem() ? new HotKeyStats(t.hotFraction(), t.flushThreshold(), o.memstoreSize() / 2) : null;
         if (t.disk()) {
             sketches = new Sketches();
@@ -111,6 +121,32 @@ public final class TriadScheme implements CompactionScheme {
         return new TableOutputs(ctx, null, sketches == null ? null : sketches.annotator());
     }
 
+    /** TRIAD-LOG: the flushed versions stay in their logs, which become a CL-table with a sorted index. */
+    @Override
+    public TableSink flushOutputs(TableWriteContext ctx, long[] logs) {
+        if (!log || logs.length == 0) {
+            return flushOutputs(ctx);
+        }
+        return new ClTableSink(ctx, logs, sketches == null ? null : sketches.annotator(), tableLogs, logStats);
+    }
+
+    @Override
+    public void registerTableFormats(TableFormats formats, EngineCounters counters) {
+        formats.register(FileHeader.KIND_CLTABLE, (file, path, number) -> ClTableReader.open(file, path,
+                formats.fileSystem()));
+    }
+
+    /** The logs of every CL-table still held by a live version or being written. */
+    @Override
+    public void liveLogs(Set<Long> tables, LongConsumer out) {
+        tableLogs.live(tables, out);
+    }
+
+    @Override
+    public void tableDeleted(long number) {
+        tableLogs.remove(number);
+    }
+
     /** Tables written to L1 carry their sketch too: TRIAD-DISK's overlap ratio counts the L1 tables L0 meets. */
     @Override
     public TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {
@@ -120,6 +156,12 @@ public final class TriadScheme implements CompactionScheme {
 
     @Override
     public void recovered(Version v, TableSource tables) throws IOException {
+        // CL-tables are only ever L0 tables: L0 is never moved down without a merge.
+        for (FileMeta f : v.files(0)) {
+            if (tables.reader(f, OpenTable.class) instanceof ClTableReader cl) {
+                tableLogs.put(f.number, cl.logs());
+            }
+        }
         if (sketches != null) {
             for (int level = 0; level <= 1 && level < v.numLevels(); level++) {
                 for (FileMeta f : v.files(level)) {
@@ -163,6 +205,9 @@ public final class TriadScheme implements CompactionScheme {
         }
         if (deferral != null) {
             m.putAll(deferral.figures());
+        }
+        if (log) {
+            m.putAll(logStats.figures());
         }
         return m;
     }
