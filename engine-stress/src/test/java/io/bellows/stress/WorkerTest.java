@@ -116,6 +116,12 @@ class WorkerTest {
                     }
                 }
 
+                private void skipBack() {
+                    if (c.isValid() && Arrays.equals(c.key(), HIDDEN)) {
+                        c.prev();
+                    }
+                }
+
                 @Override
                 public void seek(byte[] key) {
                     c.seek(key);
@@ -123,9 +129,21 @@ class WorkerTest {
                 }
 
                 @Override
+                public void seekForPrev(byte[] key) {
+                    c.seekForPrev(key);
+                    skipBack();
+                }
+
+                @Override
                 public void seekToFirst() {
                     c.seekToFirst();
                     skip();
+                }
+
+                @Override
+                public void seekToLast() {
+                    c.seekToLast();
+                    skipBack();
                 }
 
                 @Override
@@ -137,6 +155,12 @@ class WorkerTest {
                 public void next() {
                     c.next();
                     skip();
+                }
+
+                @Override
+                public void prev() {
+                    c.prev();
+                    skipBack();
                 }
 
                 @Override

@@ -105,9 +105,21 @@ class UnorderedStoreScanTest {
                 }
 
                 @Override
+                public void seekForPrev(byte[] key) {
+                    move();
+                    c.seekForPrev(key);
+                }
+
+                @Override
                 public void seekToFirst() {
                     move();
                     c.seekToFirst();
+                }
+
+                @Override
+                public void seekToLast() {
+                    move();
+                    c.seekToLast();
                 }
 
                 @Override
@@ -119,6 +131,12 @@ class UnorderedStoreScanTest {
                 public void next() {
                     move();
                     c.next();
+                }
+
+                @Override
+                public void prev() {
+                    move();
+                    c.prev();
                 }
 
                 @Override

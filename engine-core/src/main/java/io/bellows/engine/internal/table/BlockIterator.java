@@ -6,7 +6,9 @@ import io.bellows.engine.internal.util.Coding;
 import java.util.Arrays;
 
 /**
- * A forward cursor over the entries of one {@link Block} in internal-key order. Keys are decoded into
+ * A cursor over the entries of one {@link Block} in internal-key order, both ways. Entries are
+ * prefix-compressed, so {@link #prev()} scans forward from the restart point before the current entry
+ * (LevelDB's Block::Iter::Prev): at most one restart interval decoded per step. Keys are decoded into
  * a reused buffer; {@link #userKey()} and {@link #value()} copy out lazily, once per position, so a
  * seek that only compares allocates nothing per entry. Any malformed entry raises a
  * {@link io.bellows.engine.CorruptionException} naming the file and offset.
@@ -22,6 +24,8 @@ final class BlockIterator {
     /** Offset of the current entry; {@code limit} when not positioned on one. */
     private int current;
     private int nextOffset;
+    /** The restart point at or before {@link #current}, kept by {@link #next()} for {@link #prev()}. */
+    private int restartIndex;
     /** The current internal key: user key then trailer. */
     private byte[] key = new byte[32];
     private int keyLength;
@@ -70,6 +74,44 @@ final class BlockIterator {
         } while (isValid() && compareTo(userKey, sequence) < 0);
     }
 
+    /** Positions at the last entry at or before {@code (userKey, sequence)} in internal order. */
+    void seekForPrev(byte[] userKey, long sequence) {
+        seek(userKey, sequence);
+        if (!isValid()) {
+            seekToLast();
+        } else if (compareTo(userKey, sequence) > 0) {
+            prev();
+        }
+    }
+
+    void seekToLast() {
+        seekToRestart(block.numRestarts - 1);
+        do {
+            next();
+        } while (nextOffset < limit);
+    }
+
+    /** REQUIRES: {@link #isValid()}. Moves to the previous entry; invalid past the first. */
+    void prev() {
+        int original = current;
+        while (block.restart(restartIndex) >= original) {
+            if (restartIndex == 0) {
+                current = limit;
+                nextOffset = limit;
+                userKeyCopy = null;
+                valueCopy = null;
+                return;
+            }
+            restartIndex--;
+        }
+        int restart = restartIndex;
+        seekToRestart(restart);
+        do {
+            next();
+        } while (nextOffset < original);
+        restartIndex = restart;
+    }
+
     void next() {
         int at = nextOffset;
         current = limit;
@@ -104,6 +146,9 @@ final class BlockIterator {
         valueLength = vlen;
         nextOffset = (int) valueEnd;
         current = at;
+        while (restartIndex + 1 < block.numRestarts && block.restart(restartIndex + 1) <= at) {
+            restartIndex++;
+        }
     }
 
     /** The user key of the current entry; the same array until the iterator moves. */
@@ -152,6 +197,7 @@ final class BlockIterator {
 
     private void seekToRestart(int i) {
         keyLength = 0;
+        restartIndex = i;
         nextOffset = block.restart(i);
     }
 
