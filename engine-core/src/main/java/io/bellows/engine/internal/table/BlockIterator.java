@@ -26,6 +26,8 @@ final class BlockIterator {
     private int nextOffset;
     /** The restart point at or before {@link #current}, kept by {@link #next()} for {@link #prev()}. */
     private int restartIndex;
+    /** Offset of the restart point after {@link #restartIndex}, so next() reads the restart array only on crossing it. */
+    private int nextRestartOffset;
     /** The current internal key: user key then trailer. */
     private byte[] key = new byte[32];
     private int keyLength;
@@ -43,6 +45,7 @@ final class BlockIterator {
         this.limit = block.restartsOffset;
         this.current = limit;
         this.nextOffset = limit;
+        this.nextRestartOffset = restartAfter(0);
     }
 
     boolean isValid() {
@@ -104,12 +107,10 @@ final class BlockIterator {
             }
             restartIndex--;
         }
-        int restart = restartIndex;
-        seekToRestart(restart);
+        seekToRestart(restartIndex);
         do {
             next();
         } while (nextOffset < original);
-        restartIndex = restart;
     }
 
     void next() {
@@ -146,8 +147,9 @@ final class BlockIterator {
         valueLength = vlen;
         nextOffset = (int) valueEnd;
         current = at;
-        while (restartIndex + 1 < block.numRestarts && block.restart(restartIndex + 1) <= at) {
+        while (at >= nextRestartOffset) {
             restartIndex++;
+            nextRestartOffset = restartAfter(restartIndex);
         }
     }
 
@@ -195,9 +197,14 @@ final class BlockIterator {
         }
     }
 
+    private int restartAfter(int i) {
+        return i + 1 < block.numRestarts ? block.restart(i + 1) : Integer.MAX_VALUE;
+    }
+
     private void seekToRestart(int i) {
         keyLength = 0;
         restartIndex = i;
+        nextRestartOffset = restartAfter(i);
         nextOffset = block.restart(i);
     }
 
