@@ -10,7 +10,6 @@ import io.bellows.engine.WriteOptions;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -121,19 +120,26 @@ class ModelEngine implements Engine {
     }
 
     private final class ModelCursor implements Cursor {
-        private Iterator<Map.Entry<byte[], byte[]>> it;
         private Map.Entry<byte[], byte[]> current;
 
         @Override
         public void seek(byte[] key) {
-            it = map.tailMap(key, true).entrySet().iterator();
-            next();
+            current = map.ceilingEntry(key);
+        }
+
+        @Override
+        public void seekForPrev(byte[] key) {
+            current = map.floorEntry(key);
         }
 
         @Override
         public void seekToFirst() {
-            it = map.entrySet().iterator();
-            next();
+            current = map.firstEntry();
+        }
+
+        @Override
+        public void seekToLast() {
+            current = map.lastEntry();
         }
 
         @Override
@@ -143,7 +149,12 @@ class ModelEngine implements Engine {
 
         @Override
         public void next() {
-            current = it.hasNext() ? it.next() : null;
+            current = map.higherEntry(current.getKey());
+        }
+
+        @Override
+        public void prev() {
+            current = map.lowerEntry(current.getKey());
         }
 
         @Override

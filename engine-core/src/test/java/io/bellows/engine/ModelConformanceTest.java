@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The randomized model test (LevelDB's ModelDB test, Pebble's metamorphic idea): random puts,
- * deletes, batches, gets, bounded cursors, snapshots, flushes, range compactions and reopens against
+ * deletes, batches, gets, bounded cursors (forward, backward against the descending map, and turning
+ * at random, from all four seeks), snapshots, flushes, range compactions and reopens against
  * a TreeMap, under every scheme × policy. Any divergence fails with the seed that replays it.
  *
  * <p>LSM_TRIE keeps no key order on disk: there every cursor check asserts the
@@ -189,34 +190,55 @@ class ModelConformanceTest {
             hi = t;
         }
         ReadOptions ro = base.from(lo).to(hi);
+        NavigableMap<byte[], byte[]> range = model;
+        if (lo != null && hi != null && Bytes.compare(lo, hi) >= 0) {
+            range = new TreeMap<>(Bytes.COMPARATOR);
+        } else {
+            range = lo != null ? range.tailMap(lo, true) : range;
+            range = hi != null ? range.headMap(hi, false) : range;
+        }
         try (Cursor c = db.cursor(ro)) {
-            byte[] start = lo;
-            if (rnd.nextBoolean()) {
+            Map.Entry<byte[], byte[]> expect;
+            String how;
+            int start = rnd.nextInt(4);
+            if (start == 0) {
                 c.seekToFirst();
+                expect = range.firstEntry();
+                how = "seekToFirst";
+            } else if (start == 1) {
+                c.seekToLast();
+                expect = range.lastEntry();
+                how = "seekToLast";
             } else {
                 byte[] target = key();
-                c.seek(target);
-                start = lo != null && Bytes.compare(target, lo) < 0 ? lo : target;
+                how = (start == 2 ? "seek " : "seekForPrev ") + Bytes.toHex(target);
+                if (start == 2) {
+                    c.seek(target);
+                    expect = range.ceilingEntry(target);
+                } else {
+                    c.seekForPrev(target);
+                    expect = range.floorEntry(target);
+                }
             }
-            NavigableMap<byte[], byte[]> expect = model;
-            if (start != null) {
-                expect = expect.tailMap(start, true);
+            // Straight forward, straight back (the descending map), or turning at random.
+            int mode = rnd.nextInt(3);
+            int limit = mode < 2 && rnd.nextInt(4) == 0 ? Integer.MAX_VALUE : 50;
+            for (int n = 0; expect != null && n < limit; n++) {
+                String at = where + " cursor after " + how + " and " + n + " moves";
+                assertTrue(c.isValid(), at + ": ended early, expected " + Bytes.toHex(expect.getKey()));
+                assertArrayEquals(expect.getKey(), c.key(), at + ": key");
+                assertArrayEquals(expect.getValue(), c.value(), at + ": value");
+                boolean forward = mode == 0 || mode == 2 && rnd.nextBoolean();
+                if (forward) {
+                    c.next();
+                    expect = range.higherEntry(expect.getKey());
+                } else {
+                    c.prev();
+                    expect = range.lowerEntry(expect.getKey());
+                }
             }
-            if (hi != null) {
-                expect = start != null && Bytes.compare(start, hi) >= 0 ? new TreeMap<>(Bytes.COMPARATOR)
-                        : expect.headMap(hi, false);
-            }
-            Iterator<Map.Entry<byte[], byte[]>> it = expect.entrySet().iterator();
-            int limit = rnd.nextInt(4) == 0 ? Integer.MAX_VALUE : 50;
-            for (int n = 0; n < limit && it.hasNext(); n++) {
-                Map.Entry<byte[], byte[]> e = it.next();
-                assertTrue(c.isValid(), where + " cursor ended early, expected " + Bytes.toHex(e.getKey()));
-                assertArrayEquals(e.getKey(), c.key(), where + " cursor key");
-                assertArrayEquals(e.getValue(), c.value(), where + " cursor value");
-                c.next();
-            }
-            if (limit == Integer.MAX_VALUE) {
-                assertFalse(c.isValid(), where + " cursor has extra entries");
+            if (expect == null) {
+                assertFalse(c.isValid(), where + " cursor after " + how + " has extra entries");
             }
         }
     }
@@ -253,6 +275,14 @@ class ModelConformanceTest {
                 keys.add(e.getKey());
             }
             assertFalse(it.hasNext(), where + ": missing keys");
+            it = model.descendingMap().entrySet().iterator();
+            for (c.seekToLast(); c.isValid(); c.prev()) {
+                assertTrue(it.hasNext(), where + ": extra key backward " + Bytes.toHex(c.key()));
+                Map.Entry<byte[], byte[]> e = it.next();
+                assertArrayEquals(e.getKey(), c.key(), where + " backward");
+                assertArrayEquals(e.getValue(), c.value(), where + " backward");
+            }
+            assertFalse(it.hasNext(), where + ": missing keys backward");
         }
         for (byte[] k : keys) {
             assertArrayEquals(model.get(k), db.get(k), where);

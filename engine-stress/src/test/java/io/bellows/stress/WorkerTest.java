@@ -127,6 +127,12 @@ class WorkerTest {
                     }
                 }
 
+                private void skipBack() {
+                    if (c.isValid() && Arrays.equals(c.key(), HIDDEN)) {
+                        c.prev();
+                    }
+                }
+
                 @Override
                 public void seek(byte[] key) {
                     c.seek(key);
@@ -134,9 +140,21 @@ class WorkerTest {
                 }
 
                 @Override
+                public void seekForPrev(byte[] key) {
+                    c.seekForPrev(key);
+                    skipBack();
+                }
+
+                @Override
                 public void seekToFirst() {
                     c.seekToFirst();
                     skip();
+                }
+
+                @Override
+                public void seekToLast() {
+                    c.seekToLast();
+                    skipBack();
                 }
 
                 @Override
@@ -148,6 +166,12 @@ class WorkerTest {
                 public void next() {
                     c.next();
                     skip();
+                }
+
+                @Override
+                public void prev() {
+                    c.prev();
+                    skipBack();
                 }
 
                 @Override

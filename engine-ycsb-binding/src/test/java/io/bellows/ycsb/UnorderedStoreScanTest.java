@@ -148,9 +148,21 @@ class UnorderedStoreScanTest {
                 }
 
                 @Override
+                public void seekForPrev(byte[] key) {
+                    move();
+                    c.seekForPrev(key);
+                }
+
+                @Override
                 public void seekToFirst() {
                     move();
                     c.seekToFirst();
+                }
+
+                @Override
+                public void seekToLast() {
+                    move();
+                    c.seekToLast();
                 }
 
                 @Override
@@ -162,6 +174,12 @@ class UnorderedStoreScanTest {
                 public void next() {
                     move();
                     c.next();
+                }
+
+                @Override
+                public void prev() {
+                    move();
+                    c.prev();
                 }
 
                 @Override

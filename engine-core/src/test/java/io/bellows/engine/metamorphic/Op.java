@@ -37,11 +37,14 @@ sealed interface Op {
         }
     }
 
-    /** Up to {@code limit} entries of a cursor over [from, to), at a snapshot or the latest state (-1). */
-    record Scan(String from, String to, int limit, int snapshot) implements Op {
+    /**
+     * Up to {@code limit} entries of a cursor over [from, to), at a snapshot or the latest state (-1);
+     * descending from the last one if {@code reverse} ("rscan").
+     */
+    record Scan(String from, String to, int limit, int snapshot, boolean reverse) implements Op {
         @Override
         public String toString() {
-            return "scan " + from + " " + to + " " + limit + " " + snapshot;
+            return (reverse ? "rscan " : "scan ") + from + " " + to + " " + limit + " " + snapshot;
         }
     }
 
@@ -122,8 +125,8 @@ sealed interface Op {
             }
             case "get":
                 return new Get(t[1], Integer.parseInt(t[2]));
-            case "scan":
-                return new Scan(t[1], t[2], Integer.parseInt(t[3]), Integer.parseInt(t[4]));
+            case "scan", "rscan":
+                return new Scan(t[1], t[2], Integer.parseInt(t[3]), Integer.parseInt(t[4]), t[0].equals("rscan"));
             case "snapshot":
                 return new TakeSnapshot(Integer.parseInt(t[1]));
             case "release":

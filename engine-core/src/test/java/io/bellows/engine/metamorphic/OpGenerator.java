@@ -52,7 +52,7 @@ final class OpGenerator {
         if (r < 850) {
             String from = rnd.nextInt(5) == 0 ? "*" : key();
             String to = rnd.nextInt(5) == 0 ? "*" : key();
-            return new Op.Scan(from, to, 1 + rnd.nextInt(30), snapshotOrLatest());
+            return new Op.Scan(from, to, 1 + rnd.nextInt(30), snapshotOrLatest(), rnd.nextInt(3) == 0);
         }
         if (r < 880) {
             liveSnapshots.add(nextSnapshot);

@@ -98,7 +98,8 @@ final class OpRunner {
             }
             StringBuilder out = new StringBuilder();
             int n = 0;
-            for (Map.Entry<String, String> e : range(view, s.from(), s.to()).entrySet()) {
+            NavigableMap<String, String> range = range(view, s.from(), s.to());
+            for (Map.Entry<String, String> e : (s.reverse() ? range.descendingMap() : range).entrySet()) {
                 if (n++ == s.limit()) {
                     break;
                 }
@@ -201,8 +202,18 @@ final class OpRunner {
         StringBuilder out = new StringBuilder();
         try (Cursor c = db.cursor(ro)) {
             int n = 0;
-            for (c.seekToFirst(); c.isValid() && n < s.limit(); c.next(), n++) {
+            if (s.reverse()) {
+                c.seekToLast();
+            } else {
+                c.seekToFirst();
+            }
+            for (; c.isValid() && n < s.limit(); n++) {
                 out.append(string(c.key())).append('=').append(render(string(c.value()))).append(' ');
+                if (s.reverse()) {
+                    c.prev();
+                } else {
+                    c.next();
+                }
             }
         }
         return out.toString();

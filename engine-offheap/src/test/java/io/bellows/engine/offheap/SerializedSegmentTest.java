@@ -79,6 +79,11 @@ class SerializedSegmentTest {
             TreeSet<Entry> m = new TreeSet<>(ModelCells.ORDER);
             gen.fill(s, 300 + rnd.nextInt(700), m);
             assertHolds(m, s, ctx + " active " + i);
+            try (InternalIterator it = s.iterator()) {
+                List<byte[]> probes = new ArrayList<>(gen.keys());
+                probes.addAll(gen.missingKeys(20));
+                assertBackward(m, it, probes, gen.lastSequence(), rnd, ctx + " active " + i);
+            }
             pipeline.add(0, s);
             models.add(0, m);
             all.addAll(m);
@@ -206,6 +211,40 @@ class SerializedSegmentTest {
             }
             it.seekToFirst();
             assertYields(model, it, ctx + " seekToFirst after seeks");
+            assertBackward(model, it, probes, last, rnd, ctx);
+        }
+    }
+
+    /** seekToLast and prev over the whole segment, then seekForPrev with random turns, against the model. */
+    private static void assertBackward(TreeSet<Entry> model, InternalIterator it, List<byte[]> probes, long last,
+            Random rnd, String ctx) {
+        it.seekToLast();
+        for (Entry e : model.descendingSet()) {
+            assertTrue(it.isValid(), ctx + " backward ended early");
+            assertEquals(e, new Entry(it.key(), it.sequence(), it.kind(), it.value()), ctx + " backward");
+            it.prev();
+        }
+        assertFalse(it.isValid(), ctx + " prev from the first entry");
+        for (int i = 0; i < 50; i++) {
+            byte[] key = probes.get(rnd.nextInt(probes.size()));
+            long seq = rnd.nextInt(4) == 0 ? 0 : rnd.nextLong(last + 2);
+            Entry expect = model.floor(new Entry(key, seq, 0, null));
+            it.seekForPrev(key, seq);
+            String at = ctx + " seekForPrev " + Arrays.toString(key) + "@" + seq;
+            for (int step = 0; step < 8 && expect != null; step++) {
+                assertTrue(it.isValid(), at + " +" + step);
+                assertEquals(expect, new Entry(it.key(), it.sequence(), it.kind(), it.value()), at + " +" + step);
+                if (rnd.nextBoolean()) {
+                    it.next();
+                    expect = model.higher(expect);
+                } else {
+                    it.prev();
+                    expect = model.lower(expect);
+                }
+            }
+            if (expect == null) {
+                assertFalse(it.isValid(), at + " past an end");
+            }
         }
     }
 

@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Iterates a run of disjoint tables sorted by key as one sequence, opening each table only when the
+ * Iterates a run of disjoint tables sorted by key as one sequence, both ways, opening each table only when the
  * iteration reaches it (LevelDB's two-level iterator over a level). Tables never share a user key.
  */
 public final class LevelIterator extends ConcatenatingIterator {
@@ -42,6 +42,22 @@ public final class LevelIterator extends ConcatenatingIterator {
             }
         }
         return lo;
+    }
+
+    @Override
+    protected int lastChildFor(byte[] userKey, long sequence) {
+        int lo = 0;
+        int hi = files.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            FileMeta f = files.get(mid);
+            if (InternalKeys.compare(f.smallestKey, f.smallestSeq, userKey, sequence) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
     }
 
     @Override

@@ -17,6 +17,10 @@ import java.util.Objects;
  * The user-facing cursor: merges MemStore and table sources, hides versions newer than its sequence,
  * shows only the newest visible version of each key and skips deleted keys, within [lower, upper).
  * Pins its MemStore view and version until closed.
+ *
+ * <p>Both ways as LevelDB's DBIter: moving forward, the merge stands at the entry shown; moving
+ * backward, it stands before every entry of the key shown (the versions of a key come newest first,
+ * so the newest visible one is only known once the walk back has passed them all).
  */
 final class DbCursor implements Cursor {
     private final MergingIterator merged;
@@ -28,6 +32,8 @@ final class DbCursor implements Cursor {
     private final Cleaner.Cleanable cleanable;
     private byte[] key;
     private byte[] value;
+    /** Which of the two positions above the merge is in; meaningful only while {@link #key} is set. */
+    private boolean forward = true;
     private boolean closed;
 
     /** What the cursor pins; released on close or when the cursor leaks. */
@@ -73,14 +79,43 @@ final class DbCursor implements Cursor {
     }
 
     @Override
+    public void seekForPrev(byte[] target) {
+        Objects.requireNonNull(target, "key");
+        checkOpen();
+        if (upper != null && Bytes.compare(target, upper) >= 0) {
+            seekToLast();
+            return;
+        }
+        // Sequence 0 is the last of the target's versions in internal order.
+        merged.seekForPrev(target, 0);
+        findPrevVisible();
+        engine.cursorSeeked(target);
+    }
+
+    @Override
     public void seekToFirst() {
         checkOpen();
+        seekStart();
+        findVisible();
+    }
+
+    @Override
+    public void seekToLast() {
+        checkOpen();
+        if (upper != null) {
+            merged.seekForPrev(upper, InternalKeys.MAX_SEQUENCE);
+        } else {
+            merged.seekToLast();
+        }
+        findPrevVisible();
+    }
+
+    private void seekStart() {
         if (lower != null) {
             merged.seek(lower, InternalKeys.MAX_SEQUENCE);
         } else {
             merged.seekToFirst();
         }
-        findVisible();
     }
 
     @Override
@@ -91,18 +126,40 @@ final class DbCursor implements Cursor {
 
     @Override
     public void next() {
-        checkOpen();
-        if (key == null) {
-            throw new IllegalStateException("cursor is not positioned on an entry");
+        checkValid();
+        if (forward) {
+            skipRestOf(key);
+        } else {
+            // The merge stands before the key's entries, maybe before hidden versions of smaller keys too.
+            if (merged.isValid()) {
+                merged.next();
+            } else {
+                seekStart();
+            }
+            while (merged.isValid() && Bytes.compare(merged.key(), key) <= 0) {
+                merged.next();
+            }
         }
-        skipRestOf(key);
         findVisible();
+    }
+
+    @Override
+    public void prev() {
+        checkValid();
+        if (forward) {
+            byte[] k = key;
+            do {
+                merged.prev();
+            } while (merged.isValid() && Bytes.compare(merged.key(), k) >= 0);
+        }
+        findPrevVisible();
     }
 
     /** Moves to the newest visible version of the next live key at or after the merged position. */
     private void findVisible() {
         key = null;
         value = null;
+        forward = true;
         while (merged.isValid()) {
             byte[] k = merged.key();
             if (upper != null && Bytes.compare(k, upper) >= 0) {
@@ -119,6 +176,38 @@ final class DbCursor implements Cursor {
             }
             skipRestOf(k);
         }
+    }
+
+    /**
+     * Moves back to the newest visible version of the previous live key before the merged position
+     * (LevelDB's FindPrevUserEntry): walks back over a key's versions, oldest first, keeping the last
+     * visible one, until a visible entry of a smaller key follows a live one.
+     */
+    private void findPrevVisible() {
+        forward = false;
+        byte[] k = null;
+        byte[] v = null;
+        while (merged.isValid()) {
+            byte[] at = merged.key();
+            if (lower != null && Bytes.compare(at, lower) < 0) {
+                break;
+            }
+            if ((upper == null || Bytes.compare(at, upper) < 0) && merged.sequence() <= sequence) {
+                if (k != null && Bytes.compare(at, k) < 0) {
+                    break;
+                }
+                if (merged.kind() == InternalKeys.KIND_PUT) {
+                    k = at;
+                    v = merged.value();
+                } else {
+                    k = null;
+                    v = null;
+                }
+            }
+            merged.prev();
+        }
+        key = k;
+        value = v;
     }
 
     private void skipRestOf(byte[] k) {

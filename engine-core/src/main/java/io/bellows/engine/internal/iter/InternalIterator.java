@@ -2,8 +2,9 @@ package io.bellows.engine.internal.iter;
 
 /**
  * A positioned iterator over internal entries (user key, sequence, kind, value) in internal-key order:
- * user key ascending, sequence descending. Every source of entries (MemStore segment, table, level,
- * merge of those) implements it, so the read path and compaction compose them freely.
+ * user key ascending, sequence descending, movable both ways (LevelDB's Iterator with RocksDB's
+ * SeekForPrev). Every source of entries (MemStore segment, table, level, merge of those) implements it,
+ * so the read path and compaction compose them freely.
  *
  * <p>Accessors are valid only while {@link #isValid()}; returned arrays are never modified afterwards (by the
  * iterator or by the caller), so a caller may keep them after the iterator moves.
@@ -21,7 +22,20 @@ public interface InternalIterator extends AutoCloseable {
      */
     void seek(byte[] userKey, long sequence);
 
+    /** Positions at the last entry; invalid if there is none. */
+    void seekToLast();
+
+    /**
+     * Positions at the last entry at or before {@code (userKey, sequence)} in internal order, i.e. the
+     * last entry whose user key is smaller, or equal with a sequence {@code >= sequence}. Invalid if none.
+     */
+    void seekForPrev(byte[] userKey, long sequence);
+
+    /** REQUIRES: {@link #isValid()}. */
     void next();
+
+    /** REQUIRES: {@link #isValid()}. Moves to the entry before; invalid past the first. */
+    void prev();
 
     byte[] key();
 

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.iter;
 
 import io.bellows.engine.internal.key.InternalKeys;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -8,7 +9,12 @@ import java.util.List;
  * children (LevelDB's MergingIterator uses a linear scan; a heap keeps next() at O(log k) for the
  * many-run merges of tiered and FLSM compactions). Entries equal in user key and sequence, which
  * can exist transiently (a table and the MemStore segment it was flushed from), come out in child
- * order. Each child's current key and sequence are cached so heap comparisons make no calls.
+ * order forward and in reverse child order backward. Each child's current key and sequence are cached
+ * so heap comparisons make no calls.
+ *
+ * <p>Backward, the same heap holds the children by the reverse order (a max-heap). A change of
+ * direction re-positions every child but the current one on the other side of the current entry, as
+ * LevelDB's MergingIterator does, so that each child again stands at its next entry in the new direction.
  *
  * <p>Closing the merge closes every child. Thread safety: one thread at a time.
  */
@@ -19,6 +25,7 @@ public final class MergingIterator implements InternalIterator {
     /** Indexes of the valid children, heap-ordered in [0, size). */
     private final int[] heap;
     private int size;
+    private boolean forward = true;
     private boolean closed;
 
     public MergingIterator(List<? extends InternalIterator> children) {
@@ -39,7 +46,7 @@ public final class MergingIterator implements InternalIterator {
         for (InternalIterator child : children) {
             child.seekToFirst();
         }
-        rebuild();
+        rebuild(true);
     }
 
     @Override
@@ -47,14 +54,83 @@ public final class MergingIterator implements InternalIterator {
         for (InternalIterator child : children) {
             child.seek(userKey, sequence);
         }
-        rebuild();
+        rebuild(true);
+    }
+
+    @Override
+    public void seekToLast() {
+        for (InternalIterator child : children) {
+            child.seekToLast();
+        }
+        rebuild(false);
+    }
+
+    @Override
+    public void seekForPrev(byte[] userKey, long sequence) {
+        for (InternalIterator child : children) {
+            child.seekForPrev(userKey, sequence);
+        }
+        rebuild(false);
     }
 
     @Override
     public void next() {
+        if (!forward) {
+            turn(true);
+        }
+        step(true);
+    }
+
+    @Override
+    public void prev() {
+        if (forward) {
+            turn(false);
+        }
+        step(false);
+    }
+
+    /**
+     * Re-positions every child but the current one just past the current entry in the new direction:
+     * forward, at its first entry after it in (internal order, child index); backward, at its last
+     * entry before it. The current child then moves by {@link #step}.
+     */
+    private void turn(boolean toForward) {
+        int top = heap[0];
+        byte[] k = keys[top];
+        long seq = sequences[top];
+        for (int i = 0; i < children.length; i++) {
+            if (i == top) {
+                continue;
+            }
+            InternalIterator child = children[i];
+            if (toForward) {
+                child.seek(k, seq);
+                if (i < top && child.isValid() && atEntry(child, k, seq)) {
+                    child.next();
+                }
+            } else {
+                child.seekForPrev(k, seq);
+                if (i > top && child.isValid() && atEntry(child, k, seq)) {
+                    child.prev();
+                }
+            }
+        }
+        // The current child, still at the current entry, comes first in the new order: the heap's root.
+        rebuild(toForward);
+    }
+
+    private static boolean atEntry(InternalIterator child, byte[] k, long seq) {
+        return child.sequence() == seq && Arrays.equals(child.key(), k);
+    }
+
+    private void step(boolean ahead) {
         int top = heap[0];
         InternalIterator child = children[top];
-        child.next();
+        if (ahead) {
+            child.next();
+        } else {
+            child.prev();
+        }
         if (child.isValid()) {
             capture(top);
         } else {
@@ -111,7 +187,8 @@ public final class MergingIterator implements InternalIterator {
         }
     }
 
-    private void rebuild() {
+    private void rebuild(boolean toForward) {
+        forward = toForward;
         size = 0;
         for (int i = 0; i < children.length; i++) {
             if (children[i].isValid()) {
@@ -151,9 +228,15 @@ public final class MergingIterator implements InternalIterator {
         heap[i] = moving;
     }
 
-    /** Whether child a's entry comes before child b's: internal order, then child index. */
+    /**
+     * Whether child a's entry comes out before child b's: by internal order, then child index, forward;
+     * by the reverse of that backward.
+     */
     private boolean less(int a, int b) {
         int c = InternalKeys.compare(keys[a], sequences[a], keys[b], sequences[b]);
-        return c != 0 ? c < 0 : a < b;
+        if (c == 0) {
+            c = Integer.compare(a, b);
+        }
+        return forward ? c < 0 : c > 0;
     }
 }

@@ -6,7 +6,9 @@ import io.bellows.engine.internal.util.Coding;
 import java.util.Arrays;
 
 /**
- * A forward cursor over the entries of one {@link Block} in internal-key order. Keys are decoded into
+ * A cursor over the entries of one {@link Block} in internal-key order, both ways. Entries are
+ * prefix-compressed, so {@link #prev()} scans forward from the restart point before the current entry
+ * (LevelDB's Block::Iter::Prev): at most one restart interval decoded per step. Keys are decoded into
  * a reused buffer; {@link #userKey()} and {@link #value()} copy out lazily, once per position, so a
  * seek that only compares allocates nothing per entry. Any malformed entry raises a
  * {@link io.bellows.engine.CorruptionException} naming the file and offset.
@@ -22,6 +24,10 @@ final class BlockIterator {
     /** Offset of the current entry; {@code limit} when not positioned on one. */
     private int current;
     private int nextOffset;
+    /** The restart point at or before {@link #current}, kept by {@link #next()} for {@link #prev()}. */
+    private int restartIndex;
+    /** Offset of the restart point after {@link #restartIndex}, so next() reads the restart array only on crossing it. */
+    private int nextRestartOffset;
     /** The current internal key: user key then trailer. */
     private byte[] key = new byte[32];
     private int keyLength;
@@ -39,6 +45,7 @@ final class BlockIterator {
         this.limit = block.restartsOffset;
         this.current = limit;
         this.nextOffset = limit;
+        this.nextRestartOffset = restartAfter(0);
     }
 
     boolean isValid() {
@@ -68,6 +75,42 @@ final class BlockIterator {
         do {
             next();
         } while (isValid() && compareTo(userKey, sequence) < 0);
+    }
+
+    /** Positions at the last entry at or before {@code (userKey, sequence)} in internal order. */
+    void seekForPrev(byte[] userKey, long sequence) {
+        seek(userKey, sequence);
+        if (!isValid()) {
+            seekToLast();
+        } else if (compareTo(userKey, sequence) > 0) {
+            prev();
+        }
+    }
+
+    void seekToLast() {
+        seekToRestart(block.numRestarts - 1);
+        do {
+            next();
+        } while (nextOffset < limit);
+    }
+
+    /** REQUIRES: {@link #isValid()}. Moves to the previous entry; invalid past the first. */
+    void prev() {
+        int original = current;
+        while (block.restart(restartIndex) >= original) {
+            if (restartIndex == 0) {
+                current = limit;
+                nextOffset = limit;
+                userKeyCopy = null;
+                valueCopy = null;
+                return;
+            }
+            restartIndex--;
+        }
+        seekToRestart(restartIndex);
+        do {
+            next();
+        } while (nextOffset < original);
     }
 
     void next() {
@@ -104,6 +147,10 @@ final class BlockIterator {
         valueLength = vlen;
         nextOffset = (int) valueEnd;
         current = at;
+        while (at >= nextRestartOffset) {
+            restartIndex++;
+            nextRestartOffset = restartAfter(restartIndex);
+        }
     }
 
     /** The user key of the current entry; the same array until the iterator moves. */
@@ -150,8 +197,14 @@ final class BlockIterator {
         }
     }
 
+    private int restartAfter(int i) {
+        return i + 1 < block.numRestarts ? block.restart(i + 1) : Integer.MAX_VALUE;
+    }
+
     private void seekToRestart(int i) {
         keyLength = 0;
+        restartIndex = i;
+        nextRestartOffset = restartAfter(i);
         nextOffset = block.restart(i);
     }
 

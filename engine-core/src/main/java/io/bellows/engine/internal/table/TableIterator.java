@@ -51,9 +51,42 @@ final class TableIterator implements InternalIterator {
     }
 
     @Override
+    public void seekToLast() {
+        indexIterator.seekToLast();
+        loadDataBlock();
+        if (dataIterator != null) {
+            dataIterator.seekToLast();
+        }
+        skipExhaustedBlocksBackward();
+    }
+
+    /**
+     * The index seek finds the first block whose separator is at or after the target; the entry
+     * wanted is in it or, when all of that block's entries are after the target, the last of the block
+     * before (whose separator, and so every key, is before the target).
+     */
+    @Override
+    public void seekForPrev(byte[] userKey, long sequence) {
+        indexIterator.seek(userKey, sequence);
+        if (!indexIterator.isValid()) {
+            seekToLast();
+            return;
+        }
+        loadDataBlock();
+        dataIterator.seekForPrev(userKey, sequence);
+        skipExhaustedBlocksBackward();
+    }
+
+    @Override
     public void next() {
         dataIterator.next();
         skipExhaustedBlocks();
+    }
+
+    @Override
+    public void prev() {
+        dataIterator.prev();
+        skipExhaustedBlocksBackward();
     }
 
     @Override
@@ -89,6 +122,17 @@ final class TableIterator implements InternalIterator {
             loadDataBlock();
             if (dataIterator != null) {
                 dataIterator.seekToFirst();
+            }
+        }
+    }
+
+    /** Moves to the last entry of the preceding blocks while the current block is used up. */
+    private void skipExhaustedBlocksBackward() {
+        while (dataIterator != null && !dataIterator.isValid()) {
+            indexIterator.prev();
+            loadDataBlock();
+            if (dataIterator != null) {
+                dataIterator.seekToLast();
             }
         }
     }

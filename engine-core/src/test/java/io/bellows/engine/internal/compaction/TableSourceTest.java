@@ -60,7 +60,16 @@ class TableSourceTest {
         public void seek(byte[] userKey, long sequence) {}
 
         @Override
+        public void seekToLast() {}
+
+        @Override
+        public void seekForPrev(byte[] userKey, long sequence) {}
+
+        @Override
         public void next() {}
+
+        @Override
+        public void prev() {}
 
         @Override
         public byte[] key() {

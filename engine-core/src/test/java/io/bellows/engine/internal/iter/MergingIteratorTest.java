@@ -37,7 +37,7 @@ class MergingIteratorTest {
 
         @Override
         public boolean isValid() {
-            return pos < entries.size();
+            return pos >= 0 && pos < entries.size();
         }
 
         @Override
@@ -55,8 +55,27 @@ class MergingIteratorTest {
         }
 
         @Override
+        public void seekToLast() {
+            pos = entries.size() - 1;
+        }
+
+        @Override
+        public void seekForPrev(byte[] userKey, long sequence) {
+            pos = entries.size() - 1;
+            while (pos >= 0
+                    && InternalKeys.compare(entries.get(pos).key, entries.get(pos).seq, userKey, sequence) > 0) {
+                pos--;
+            }
+        }
+
+        @Override
         public void next() {
             pos++;
+        }
+
+        @Override
+        public void prev() {
+            pos--;
         }
 
         @Override
@@ -158,6 +177,86 @@ class MergingIteratorTest {
         }
     }
 
+    /**
+     * Random walks of next, prev and the four seeks over children that share user keys and even whole
+     * internal keys: the merge must follow the sorted model (ties by child index, reversed backward)
+     * through every change of direction.
+     */
+    @Test
+    void changesDirectionLikeASortedModel() {
+        long seed = TestSeeds.seed("MergingIteratorTest.changesDirectionLikeASortedModel");
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 200; round++) {
+            List<List<Entry>> lists = new ArrayList<>();
+            List<Entry> all = new ArrayList<>();
+            int k = 1 + rnd.nextInt(6);
+            for (int c = 0; c < k; c++) {
+                TreeSet<Entry> child = new TreeSet<>(ORDER);
+                int n = rnd.nextInt(5) == 0 ? 0 : rnd.nextInt(30);
+                for (int i = 0; i < n; i++) {
+                    int kind = rnd.nextInt(4) == 0 ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT;
+                    child.add(new Entry(randomKey(rnd), rnd.nextInt(6), kind, new byte[] {(byte) c}, c));
+                }
+                lists.add(new ArrayList<>(child));
+                all.addAll(child);
+            }
+            all.sort(ORDER);
+            try (MergingIterator merged = new MergingIterator(lists.stream().map(ListIterator::new).toList())) {
+                int at = -1;
+                for (int op = 0; op < 60; op++) {
+                    boolean valid = at >= 0 && at < all.size();
+                    int choice = valid ? rnd.nextInt(10) : 6 + rnd.nextInt(4);
+                    if (choice < 3) {
+                        merged.next();
+                        at++;
+                    } else if (choice < 6) {
+                        merged.prev();
+                        at--;
+                    } else {
+                        byte[] key = randomKey(rnd);
+                        long seq = rnd.nextInt(7);
+                        at = switch (choice) {
+                            case 6 -> {
+                                merged.seekToFirst();
+                                yield 0;
+                            }
+                            case 7 -> {
+                                merged.seekToLast();
+                                yield all.size() - 1;
+                            }
+                            case 8 -> {
+                                merged.seek(key, seq);
+                                int i = 0;
+                                while (i < all.size() && InternalKeys.compare(all.get(i).key, all.get(i).seq, key, seq) < 0) {
+                                    i++;
+                                }
+                                yield i;
+                            }
+                            default -> {
+                                merged.seekForPrev(key, seq);
+                                int i = all.size() - 1;
+                                while (i >= 0 && InternalKeys.compare(all.get(i).key, all.get(i).seq, key, seq) > 0) {
+                                    i--;
+                                }
+                                yield i;
+                            }
+                        };
+                    }
+                    String where = "seed " + seed + " round " + round + " op " + op;
+                    if (at >= 0 && at < all.size()) {
+                        assertTrue(merged.isValid(), where);
+                        Entry e = all.get(at);
+                        assertArrayEquals(e.key, merged.key(), where);
+                        assertEquals(e.seq, merged.sequence(), where);
+                        assertSame(e.value, merged.value(), where);
+                    } else {
+                        assertFalse(merged.isValid(), where);
+                    }
+                }
+            }
+        }
+    }
+
     /** Child i holds the entries tagged 4 - i; equal keys must come out as children 0, 1, 2, ... */
     @Test
     void tiesComeOutInChildOrder() {
@@ -174,6 +273,15 @@ class MergingIteratorTest {
                     assertEquals(seq, merged.sequence());
                     assertEquals(seq == 9 ? c : 10 + c, merged.value()[0]);
                     merged.next();
+                }
+            }
+            assertFalse(merged.isValid());
+            merged.seekToLast();
+            for (int seq : new int[] {3, 9}) {
+                for (int c = 0; c <= 4; c++) {
+                    assertEquals(seq, merged.sequence());
+                    assertEquals(seq == 9 ? c : 10 + c, merged.value()[0]);
+                    merged.prev();
                 }
             }
             assertFalse(merged.isValid());

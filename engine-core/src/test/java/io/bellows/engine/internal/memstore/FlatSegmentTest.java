@@ -10,7 +10,10 @@ import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.util.Bytes;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -104,6 +107,43 @@ class FlatSegmentTest {
                 y.next();
             }
             assertFalse(y.isValid());
+            // Backward: the skiplist's descending views and the flat array's index must agree entry by
+            // entry, and with the forward order reversed.
+            List<String> forward = new ArrayList<>();
+            for (x.seekToFirst(); x.isValid(); x.next()) {
+                forward.add(Bytes.toHex(x.key()) + "@" + x.sequence());
+            }
+            List<String> backward = new ArrayList<>();
+            x.seekToLast();
+            for (y.seekToLast(); y.isValid(); y.prev()) {
+                assertTrue(x.isValid(), "seed=" + seed);
+                assertArrayEquals(x.key(), y.key());
+                assertEquals(x.sequence(), y.sequence());
+                backward.add(0, Bytes.toHex(y.key()) + "@" + y.sequence());
+                x.prev();
+            }
+            assertFalse(x.isValid());
+            assertEquals(forward, backward, "seed=" + seed);
+            for (int i = 0; i < 300; i++) {
+                byte[] k = key(rnd.nextInt(410));
+                long seq = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(1500);
+                x.seekForPrev(k, seq);
+                y.seekForPrev(k, seq);
+                for (int step = 0; step < 5 && x.isValid(); step++) {
+                    assertTrue(y.isValid(), "seed=" + seed);
+                    assertArrayEquals(x.key(), y.key(), "seed=" + seed);
+                    assertEquals(x.sequence(), y.sequence(), "seed=" + seed);
+                    assertTrue(InternalKeys.compare(x.key(), x.sequence(), k, seq) <= 0 || step > 0, "seed=" + seed);
+                    if (rnd.nextBoolean()) {
+                        x.next();
+                        y.next();
+                    } else {
+                        x.prev();
+                        y.prev();
+                    }
+                }
+                assertEquals(x.isValid(), y.isValid(), "seed=" + seed);
+            }
         }
     }
 

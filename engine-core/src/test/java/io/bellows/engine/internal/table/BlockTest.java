@@ -70,6 +70,48 @@ class BlockTest {
         }
     }
 
+    /**
+     * Backward over every restart interval (prev re-decodes from the restart point before the entry),
+     * seekForPrev at and between entries, and turns between next and prev at random.
+     */
+    @Test
+    void prevAndSeekForPrevAcrossRestartIntervals() {
+        Random rnd = new Random(TestSeeds.seed("BlockTest.prevAndSeekForPrevAcrossRestartIntervals"));
+        for (int interval : new int[] {1, 2, 3, 5, 16, 100_000}) {
+            List<Entry> entries = Entries.random(rnd, 300, 20);
+            BlockIterator it = build(entries, interval).iterator();
+            it.seekToLast();
+            for (int i = entries.size() - 1; i >= 0; i--) {
+                assertAt(it, entries.get(i));
+                it.prev();
+            }
+            assertFalse(it.isValid(), "prev from the first entry");
+            for (Entry e : entries) {
+                it.seekForPrev(e.key(), e.seq());
+                assertAt(it, e);
+            }
+            for (int i = 0; i < 1000; i++) {
+                byte[] k = Entries.probeKey(rnd, entries);
+                long s = Entries.probeSeq(rnd, entries);
+                int at = Entries.floor(entries, k, s);
+                it.seekForPrev(k, s);
+                for (int step = 0; step < 6 && at >= 0 && at < entries.size(); step++) {
+                    assertAt(it, entries.get(at));
+                    if (rnd.nextBoolean()) {
+                        it.next();
+                        at++;
+                    } else {
+                        it.prev();
+                        at--;
+                    }
+                }
+                if (at < 0 || at >= entries.size()) {
+                    assertFalse(it.isValid());
+                }
+            }
+        }
+    }
+
     /** The worked example of docs/formats/sstable.md, "Blocks". */
     @Test
     void encodingMatchesTheSpecExample() {

@@ -102,6 +102,22 @@ final class Entries {
         return lo;
     }
 
+    /** Index of the last entry at or before (key, seq); -1 if none. */
+    static int floor(List<Entry> sorted, byte[] key, long seq) {
+        int lo = 0;
+        int hi = sorted.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            Entry e = sorted.get(mid);
+            if (InternalKeys.compare(e.key, e.seq, key, seq) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
+    }
+
     static byte[] buildTable(List<Entry> sorted, int blockSize, int restartInterval, int bloomBits) throws IOException {
         MemFiles.Writable file = new MemFiles.Writable();
         TableBuilder builder = new TableBuilder(file, PATH, blockSize, restartInterval, bloomBits);

@@ -81,6 +81,36 @@ class TableTest {
                     assertFalse(it.isValid());
                 }
             }
+            checkBackwardAgainstModel(it, model, rnd, probes);
+        }
+    }
+
+    /** Backward over every entry (across every block), then seekForPrev and random turns against the model. */
+    static void checkBackwardAgainstModel(InternalIterator it, List<Entry> model, Random rnd, int probes) {
+        it.seekToLast();
+        for (int i = model.size() - 1; i >= 0; i--) {
+            assertAt(it, model.get(i));
+            it.prev();
+        }
+        assertFalse(it.isValid());
+        for (int i = 0; i < probes; i++) {
+            byte[] k = Entries.probeKey(rnd, model);
+            long s = Entries.probeSeq(rnd, model);
+            int at = Entries.floor(model, k, s);
+            it.seekForPrev(k, s);
+            for (int step = 0; step < 4 && at >= 0 && at < model.size(); step++) {
+                assertAt(it, model.get(at));
+                if (rnd.nextBoolean()) {
+                    it.next();
+                    at++;
+                } else {
+                    it.prev();
+                    at--;
+                }
+            }
+            if (at < 0 || at >= model.size()) {
+                assertFalse(it.isValid(), "seekForPrev then moves past an end");
+            }
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Iterates one guarded level in key order: guards are disjoint and ordered, so the level is the
+ * Iterates one guarded level in key order, both ways: guards are disjoint and ordered, so the level is the
  * concatenation of its guards, and each guard is a merge of its (overlapping) tables (paper §3.4,
  * "Range Queries"). A guard's tables are opened only when the iteration reaches it.
  */
@@ -67,6 +67,22 @@ final class GuardLevelIterator extends ConcatenatingIterator {
     }
 
     @Override
+    protected int lastChildFor(byte[] userKey, long sequence) {
+        int g = level.find(userKey);
+        int lo = 0;
+        int hi = guards.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (guards[mid] <= g) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
+    }
+
+    @Override
     protected InternalIterator openChild(int p) {
         seekers = null;
         return guardIterator(level.tables[guards[p]]);
@@ -75,9 +91,17 @@ final class GuardLevelIterator extends ConcatenatingIterator {
     @Override
     protected void seekChild(InternalIterator child, byte[] userKey, long sequence) {
         if (seekers != null) {
-            ParallelSeek.seekAll(seekers, userKey, sequence);
+            ParallelSeek.seekAll(seekers, userKey, sequence, false);
         }
         child.seek(userKey, sequence);
+    }
+
+    @Override
+    protected void seekChildForPrev(InternalIterator child, byte[] userKey, long sequence) {
+        if (seekers != null) {
+            ParallelSeek.seekAll(seekers, userKey, sequence, true);
+        }
+        child.seekForPrev(userKey, sequence);
     }
 
     private InternalIterator guardIterator(FileMeta[] files) {

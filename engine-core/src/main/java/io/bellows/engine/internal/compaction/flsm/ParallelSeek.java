@@ -28,16 +28,19 @@ final class ParallelSeek {
 
     private ParallelSeek() {}
 
-    /** Pre-seeks every iterator at {@code (key, sequence)}; rethrows the first failure after all finished. */
-    static void seekAll(List<PreSeekedIterator> its, byte[] key, long sequence) {
+    /**
+     * Pre-seeks every iterator at {@code (key, sequence)}, forward or for prev ({@code forPrev}); rethrows the
+     * first failure after all finished.
+     */
+    static void seekAll(List<PreSeekedIterator> its, byte[] key, long sequence, boolean forPrev) {
         List<CompletableFuture<Void>> pending = new ArrayList<>(its.size() - 1);
         for (int i = 1; i < its.size(); i++) {
             PreSeekedIterator it = its.get(i);
-            pending.add(CompletableFuture.runAsync(() -> it.preSeek(key, sequence), POOL));
+            pending.add(CompletableFuture.runAsync(() -> it.preSeek(key, sequence, forPrev), POOL));
         }
         RuntimeException failure = null;
         try {
-            its.get(0).preSeek(key, sequence);
+            its.get(0).preSeek(key, sequence, forPrev);
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -56,30 +59,48 @@ final class ParallelSeek {
     }
 
     /**
-     * A table iterator that can be positioned ahead of the merge that owns it: the merge's own seek to
-     * the same target then keeps the position instead of seeking again.
+     * A table iterator that can be positioned ahead of the merge that owns it: the merge's own seek (or
+     * seek for prev) to the same target then keeps the position instead of seeking again.
      */
     static final class PreSeekedIterator implements InternalIterator {
         private final InternalIterator in;
         private byte[] preKey;
         private long preSequence;
+        private boolean preForPrev;
 
         PreSeekedIterator(InternalIterator in) {
             this.in = in;
         }
 
-        void preSeek(byte[] key, long sequence) {
-            in.seek(key, sequence);
+        void preSeek(byte[] key, long sequence, boolean forPrev) {
+            if (forPrev) {
+                in.seekForPrev(key, sequence);
+            } else {
+                in.seek(key, sequence);
+            }
             preKey = key;
             preSequence = sequence;
+            preForPrev = forPrev;
+        }
+
+        /** Whether the pre-seek already did this positioning; either way, it is used up. */
+        private boolean preSeeked(byte[] userKey, long sequence, boolean forPrev) {
+            boolean done = preKey == userKey && preSequence == sequence && preForPrev == forPrev;
+            preKey = null;
+            return done;
         }
 
         @Override
         public void seek(byte[] userKey, long sequence) {
-            boolean done = preKey == userKey && preSequence == sequence;
-            preKey = null;
-            if (!done) {
+            if (!preSeeked(userKey, sequence, false)) {
                 in.seek(userKey, sequence);
+            }
+        }
+
+        @Override
+        public void seekForPrev(byte[] userKey, long sequence) {
+            if (!preSeeked(userKey, sequence, true)) {
+                in.seekForPrev(userKey, sequence);
             }
         }
 
@@ -90,9 +111,21 @@ final class ParallelSeek {
         }
 
         @Override
+        public void seekToLast() {
+            preKey = null;
+            in.seekToLast();
+        }
+
+        @Override
         public void next() {
             preKey = null;
             in.next();
+        }
+
+        @Override
+        public void prev() {
+            preKey = null;
+            in.prev();
         }
 
         @Override

@@ -44,16 +44,19 @@ final class ClTableIterator implements InternalIterator {
     }
 
     /** Positions at the last entry. */
+    @Override
     public void seekToLast() {
         i = table.size() - 1;
     }
 
     /** Moves to the entry before this one. */
+    @Override
     public void prev() {
         i--;
     }
 
     /** Positions at the last entry at or before {@code (userKey, sequence)} in internal order. */
+    @Override
     public void seekForPrev(byte[] userKey, long sequence) {
         i = table.upperBound(userKey, sequence) - 1;
     }

@@ -1,11 +1,12 @@
 package io.bellows.engine.internal.memstore.spi;
 
 import io.bellows.engine.internal.iter.InternalIterator;
+import java.util.Arrays;
 
 /**
  * An iterator over an immutable segment whose entries are numbered 0..size-1 in internal-key order
- * (a flat array or a serialized index): seeks by the segment's binary search, copies the key once per
- * position and the value only when asked.
+ * (a flat array or a serialized index), both ways: seeks by the segment's binary search, copies the key
+ * once per position and the value only when asked.
  */
 public abstract class IndexedIterator implements InternalIterator {
     private final int size;
@@ -47,11 +48,38 @@ public abstract class IndexedIterator implements InternalIterator {
     }
 
     @Override
+    public final void seekToLast() {
+        moveTo(size - 1);
+    }
+
+    /** The entry before the ceiling of (key, sequence), unless the ceiling is that very entry. */
+    @Override
+    public final void seekForPrev(byte[] userKey, long sequence) {
+        int i = ceiling(userKey, sequence);
+        if (i < size && sequenceAt(i) == sequence) {
+            moveTo(i);
+            if (Arrays.equals(key, userKey)) {
+                return;
+            }
+        }
+        moveTo(i - 1);
+    }
+
+    @Override
     public final void next() {
         moveTo(pos + 1);
     }
 
+    @Override
+    public final void prev() {
+        moveTo(pos - 1);
+    }
+
+    /** Moves to entry i; any i outside [0, size) leaves the iterator invalid (at size). */
     private void moveTo(int i) {
+        if (i < 0) {
+            i = size;
+        }
         pos = i;
         key = i < size ? keyAt(i) : null;
         value = null;

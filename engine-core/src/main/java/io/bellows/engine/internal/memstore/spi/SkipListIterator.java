@@ -6,7 +6,8 @@ import java.util.NavigableSet;
 
 /**
  * An iterator over a skiplist segment's navigable set of cells, for any cell type: it re-seeks by
- * taking a tail view from a probe, copies the key once per position and the value only when asked.
+ * taking a tail view from a probe (a descending head view backward, and a view from the current cell
+ * when the direction changes), copies the key once per position and the value only when asked.
  *
  * @param <C> the layout's cell type
  */
@@ -14,6 +15,8 @@ public abstract class SkipListIterator<C> implements InternalIterator {
     private final NavigableSet<C> set;
     private Iterator<C> it;
     private C current;
+    /** Whether {@link #it} walks up; a change of direction re-derives it from {@link #current}. */
+    private boolean forward = true;
     private byte[] key;
     private byte[] value;
     private boolean valueRead;
@@ -42,17 +45,47 @@ public abstract class SkipListIterator<C> implements InternalIterator {
     @Override
     public final void seekToFirst() {
         it = set.iterator();
+        forward = true;
         advance();
     }
 
     @Override
     public final void seek(byte[] userKey, long sequence) {
         it = set.tailSet(probe(userKey, sequence), true).iterator();
+        forward = true;
+        advance();
+    }
+
+    @Override
+    public final void seekToLast() {
+        it = set.descendingIterator();
+        forward = false;
+        advance();
+    }
+
+    /** The probe compares equal to a cell of the same key and sequence, so the inclusive head view ends there. */
+    @Override
+    public final void seekForPrev(byte[] userKey, long sequence) {
+        it = set.headSet(probe(userKey, sequence), true).descendingIterator();
+        forward = false;
         advance();
     }
 
     @Override
     public final void next() {
+        if (!forward) {
+            it = set.tailSet(current, false).iterator();
+            forward = true;
+        }
+        advance();
+    }
+
+    @Override
+    public final void prev() {
+        if (forward) {
+            it = set.headSet(current, false).descendingIterator();
+            forward = false;
+        }
         advance();
     }
 

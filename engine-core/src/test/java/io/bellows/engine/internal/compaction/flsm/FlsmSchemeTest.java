@@ -289,6 +289,21 @@ class FlsmSchemeTest {
                         c.next();
                         want = model.higherEntry(want.getKey());
                     }
+                    // Seeks for prev pre-seek the guard's tables backward, then the walk turns forward.
+                    want = model.floorEntry(target);
+                    c.seekForPrev(target);
+                    for (int n = 0; n < 3 && want != null; n++) {
+                        assertArrayEquals(want.getKey(), c.key());
+                        assertArrayEquals(want.getValue(), c.value());
+                        c.prev();
+                        want = model.lowerEntry(want.getKey());
+                    }
+                    if (want == null) {
+                        assertFalse(c.isValid());
+                    } else {
+                        c.next();
+                        assertArrayEquals(model.higherKey(want.getKey()), c.key());
+                    }
                 }
             }
         }

@@ -64,6 +64,32 @@ class HTableTest {
                 assertArrayEquals(e.value(), it.value());
             }
             assertEquals(entries.size(), i);
+            i = entries.size() - 1;
+            for (it.seekToLast(); it.isValid(); it.prev(), i--) {
+                assertEquals(entries.get(i).seq(), it.sequence(), "backward, seed=" + seed);
+                assertArrayEquals(entries.get(i).key(), it.key());
+            }
+            assertEquals(-1, i, "prev from the first entry");
+            for (int probe = 0; probe < 200; probe++) {
+                int at = rnd.nextInt(entries.size());
+                Entry e = entries.get(at);
+                // Just above the entry's sequence: the floor is the entry before it, unless that is the same key.
+                it.seekForPrev(e.key(), e.seq() + 1);
+                int expect = at - 1;
+                while (expect >= 0 && InternalKeys.compare(entries.get(expect).key(), entries.get(expect).seq(), e.key(),
+                        e.seq() + 1) > 0) {
+                    expect--;
+                }
+                if (expect < 0) {
+                    assertFalse(it.isValid(), "seed=" + seed);
+                } else {
+                    assertEquals(entries.get(expect).seq(), it.sequence(), "seekForPrev, seed=" + seed);
+                    it.next();
+                    assertEquals(e.seq(), it.sequence(), "next after seekForPrev, seed=" + seed);
+                }
+                it.seekForPrev(e.key(), e.seq());
+                assertEquals(e.seq(), it.sequence(), "seekForPrev at the entry, seed=" + seed);
+            }
         }
     }
 
