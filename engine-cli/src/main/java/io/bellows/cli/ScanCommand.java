@@ -35,6 +35,9 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--limit", description = "Print at most this many entries (default 100; -1 for all).")
     long limit = 100;
 
+    @Option(names = "--reverse", description = "Descending key order: from --to (or the last key) down to --from.")
+    boolean reverse;
+
     @Mixin
     Output output;
 
@@ -51,12 +54,19 @@ final class ScanCommand implements Callable<Integer> {
         List<Map<String, Object>> entries = new ArrayList<>();
         boolean more = false;
         try (Engine db = store.open(dir); Cursor c = db.cursor(ReadOptions.defaults())) {
-            if (lo == null) {
+            if (reverse) {
+                if (hi == null) {
+                    c.seekToLast();
+                } else {
+                    c.seekForPrev(hi);
+                }
+            } else if (lo == null) {
                 c.seekToFirst();
             } else {
                 c.seek(lo);
             }
-            for (; c.isValid() && (hi == null || Arrays.compareUnsigned(c.key(), hi) <= 0); c.next()) {
+            while (c.isValid() && (reverse ? lo == null || Arrays.compareUnsigned(c.key(), lo) >= 0
+                    : hi == null || Arrays.compareUnsigned(c.key(), hi) <= 0)) {
                 if (limit >= 0 && entries.size() >= limit) {
                     more = true;
                     break;
@@ -65,6 +75,11 @@ final class ScanCommand implements Callable<Integer> {
                 e.put("key", c.key());
                 e.put("value", c.value());
                 entries.add(e);
+                if (reverse) {
+                    c.prev();
+                } else {
+                    c.next();
+                }
             }
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -213,6 +213,10 @@ class BellowsCliTest {
         Run scan = cli("scan", dir, "--from", "key000005", "--to", "key000009", "--json");
         assertEquals(0, scan.status(), scan.err());
         assertEquals(4, scan.json().get("entries").size(), scan.out());
+        Run reverse = cli("scan", dir, "--to", "key000009", "--limit", 3, "--reverse");
+        assertEquals(0, reverse.status(), reverse.err());
+        assertEquals(List.of("key000009 = value-9", "key000008 = value-8", "key000006 = value-6"),
+                reverse.out().lines().limit(3).toList(), reverse.out());
         Run compact = cli("compact", dir, "--json");
         assertEquals(0, compact.status(), compact.err());
         assertEquals(0, cli("verify", dir).status());
