@@ -28,6 +28,9 @@ public final class EngineOptions {
     private final int l0CompactionTrigger;
     private final int l0SlowdownTrigger;
     private final int l0StopTrigger;
+    /** -1: derived from maxBytesForLevelBase ({@link #softPendingCompactionBytesLimit()}). */
+    private final long softPendingBytes;
+    private final long hardPendingBytes;
     private final Duration walSyncInterval;
     private final boolean directIo;
     private final int backgroundThreads;
@@ -59,6 +62,8 @@ public final class EngineOptions {
         l0CompactionTrigger = b.l0CompactionTrigger;
         l0SlowdownTrigger = b.l0SlowdownTrigger;
         l0StopTrigger = b.l0StopTrigger;
+        softPendingBytes = b.softPendingBytes;
+        hardPendingBytes = b.hardPendingBytes;
         walSyncInterval = b.walSyncInterval;
         directIo = b.directIo;
         backgroundThreads = b.backgroundThreads;
@@ -101,6 +106,8 @@ public final class EngineOptions {
         b.l0CompactionTrigger = l0CompactionTrigger;
         b.l0SlowdownTrigger = l0SlowdownTrigger;
         b.l0StopTrigger = l0StopTrigger;
+        b.softPendingBytes = softPendingBytes;
+        b.hardPendingBytes = hardPendingBytes;
         b.walSyncInterval = walSyncInterval;
         b.directIo = directIo;
         b.backgroundThreads = backgroundThreads;
@@ -186,6 +193,19 @@ public final class EngineOptions {
         return l0StopTrigger;
     }
 
+    /**
+     * Estimated pending compaction bytes at which writes slow down; 0 = no limit. Default 64 ×
+     * maxBytesForLevelBase (16 GiB at the default 256 MiB), see {@link Builder#pendingCompactionBytesLimits}.
+     */
+    public long softPendingCompactionBytesLimit() {
+        return softPendingBytes < 0 ? 64 * maxBytesForLevelBase : softPendingBytes;
+    }
+
+    /** Estimated pending compaction bytes at which writes stop; 0 = no limit. Default 256 × maxBytesForLevelBase. */
+    public long hardPendingCompactionBytesLimit() {
+        return hardPendingBytes < 0 ? 256 * maxBytesForLevelBase : hardPendingBytes;
+    }
+
     public Duration walSyncInterval() {
         return walSyncInterval;
     }
@@ -267,7 +287,8 @@ public final class EngineOptions {
                 + ", blockCacheSize=" + blockCacheSize + ", targetFileSize=" + targetFileSize
                 + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
-                + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
+                + l0SlowdownTrigger + "/" + l0StopTrigger + ", pendingCompactionBytes="
+                + softPendingCompactionBytesLimit() + "/" + hardPendingCompactionBytesLimit() + ", walSyncInterval=" + walSyncInterval
                 + ", walRecoveryMode=" + walRecoveryMode + ", directIo=" + directIo + ", backgroundThreads="
                 + backgroundThreads
                 + (compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
@@ -304,6 +325,8 @@ public final class EngineOptions {
         private int l0CompactionTrigger = 4;
         private int l0SlowdownTrigger = 20;
         private int l0StopTrigger = 36;
+        private long softPendingBytes = -1;
+        private long hardPendingBytes = -1;
         private Duration walSyncInterval = Duration.ofMillis(100);
         private boolean directIo = true;
         private int backgroundThreads = 2;
@@ -422,6 +445,27 @@ public final class EngineOptions {
             l0CompactionTrigger = compaction;
             l0SlowdownTrigger = slowdown;
             l0StopTrigger = stop;
+            return this;
+        }
+
+        /**
+         * Limits on the compaction backlog a scheme estimates (RocksDB's soft_ and
+         * hard_pending_compaction_bytes_limit; LEVELED and TRIAD estimate it, other schemes hold writers
+         * back by their own counts only): from {@code soft} estimated bytes each write group is delayed
+         * once, from {@code hard} writes stop until compaction has caught up. 0 turns a limit off; else
+         * 1 MiB to 1 PiB, soft &lt;= hard. Default 64 and 256 × {@link #maxBytesForLevelBase} (16 and 64 GiB
+         * at its default), a quarter of RocksDB's 64 and 256 GiB: Bellows compacts with fewer, slower
+         * threads, and the default lets a backlog grow to minutes, not hours, of compaction work.
+         */
+        public Builder pendingCompactionBytesLimits(long soft, long hard) {
+            long s = soft == 0 ? 0 : OptionChecks.range("softPendingCompactionBytesLimit", soft, 1L << 20, 1L << 50);
+            long h = hard == 0 ? 0 : OptionChecks.range("hardPendingCompactionBytesLimit", hard, 1L << 20, 1L << 50);
+            if (s > 0 && h > 0 && s > h) {
+                throw new IllegalArgumentException("pending compaction bytes limits must satisfy soft (" + s
+                        + ") <= hard (" + h + ")");
+            }
+            softPendingBytes = s;
+            hardPendingBytes = h;
             return this;
         }
 

@@ -2,7 +2,7 @@ package io.bellows.engine;
 
 /**
  * The options of {@link CompactionStyle#TRIAD} (paper 004); immutable, made with {@link #builder()}.
- * Below L0 TRIAD is leveled and uses the engine-wide level options of {@link EngineOptions}
+ * Below L0 TRIAD is leveled ({@link Builder#dynamicLevelBytes}) and uses the engine-wide level options of {@link EngineOptions}
  * ({@code numLevels}, {@code l0Triggers}, {@code maxBytesForLevelBase}, {@code levelSizeMultiplier},
  * {@code targetFileSize}). Each technique can be switched off on its own, so that its share of the
  * gain can be measured (the paper's Figures 10 and 11); both built (TRIAD-MEM and TRIAD-DISK) are on by
@@ -17,8 +17,10 @@ public final class TriadOptions implements CompactionOptions {
     private final boolean mem;
     private final double hotFraction;
     private final int flushThreshold;
+    private final boolean dynamicLevelBytes;
 
     private TriadOptions(Builder b) {
+        dynamicLevelBytes = b.dynamicLevelBytes;
         mem = b.mem;
         hotFraction = b.hotFraction;
         flushThreshold = b.flushThreshold;
@@ -44,6 +46,7 @@ public final class TriadOptions implements CompactionOptions {
         b.mem = mem;
         b.hotFraction = hotFraction;
         b.flushThreshold = flushThreshold;
+        b.dynamicLevelBytes = dynamicLevelBytes;
         return b;
     }
 
@@ -82,11 +85,17 @@ public final class TriadOptions implements CompactionOptions {
         return flushThreshold;
     }
 
+    /** Whether the leveled part sizes its targets from the last level's size, as {@link LeveledOptions#dynamicLevelBytes()}. */
+    public boolean dynamicLevelBytes() {
+        return dynamicLevelBytes;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof TriadOptions t && disk == t.disk
                 && Double.compare(overlapRatioThreshold, t.overlapRatioThreshold) == 0 && l0MaxTables == t.l0MaxTables
-                && mem == t.mem && Double.compare(hotFraction, t.hotFraction) == 0 && flushThreshold == t.flushThreshold;
+                && mem == t.mem && Double.compare(hotFraction, t.hotFraction) == 0 && flushThreshold == t.flushThreshold
+                && dynamicLevelBytes == t.dynamicLevelBytes;
     }
 
     @Override
@@ -96,14 +105,15 @@ public final class TriadOptions implements CompactionOptions {
         h = 31 * h + l0MaxTables;
         h = 31 * h + Boolean.hashCode(mem);
         h = 31 * h + Double.hashCode(hotFraction);
-        return 31 * h + flushThreshold;
+        h = 31 * h + flushThreshold;
+        return 31 * h + Boolean.hashCode(dynamicLevelBytes);
     }
 
     @Override
     public String toString() {
         return "TriadOptions{mem=" + mem + ", hotFraction=" + hotFraction + ", flushThreshold=" + flushThreshold
                 + ", disk=" + disk + ", overlapRatioThreshold=" + overlapRatioThreshold + ", l0MaxTables=" + l0MaxTables
-                + "}";
+                + ", dynamicLevelBytes=" + dynamicLevelBytes + "}";
     }
 
     /** Builder of {@link TriadOptions}; each setter validates its argument. */
@@ -114,6 +124,7 @@ public final class TriadOptions implements CompactionOptions {
         private boolean mem = true;
         private double hotFraction = 0.01;
         private int flushThreshold = 100;
+        private boolean dynamicLevelBytes = true;
 
         private Builder() {}
 
@@ -174,6 +185,15 @@ public final class TriadOptions implements CompactionOptions {
          */
         public Builder l0MaxTables(int tables) {
             l0MaxTables = (int) OptionChecks.range("TriadOptions.l0MaxTables", tables, 1, 1000);
+            return this;
+        }
+
+        /**
+         * The leveled part's level targets, as {@link LeveledOptions.Builder#dynamicLevelBytes}; default
+         * true. With it on, TRIAD-DISK compares L0 with the tables of the base level it compacts into.
+         */
+        public Builder dynamicLevelBytes(boolean enabled) {
+            dynamicLevelBytes = enabled;
             return this;
         }
 

@@ -26,8 +26,8 @@ import java.util.Set;
  * how flushes and compactions write tables and how a get probes them (the default methods keep the
  * SSTable behaviour).
  *
- * <p>Thread safety: only {@link #pick} and {@link #pressure} are called under the engine lock (so
- * calls of those two never overlap). Every other method may run concurrently with them and with
+ * <p>Thread safety: only {@link #pick}, {@link #pressure} and {@link #pendingCompactionBytes} are called under
+ * the engine lock (so calls of those never overlap). Every other method may run concurrently with them and with
  * each other, and a scheme synchronizes whatever mutable state they share:
  * <ul>
  *   <li>readers, without locks: {@link #candidates}, {@link #cursorSources}, {@link #get}, {@link #onSeek};
@@ -95,7 +95,19 @@ public interface CompactionScheme extends SchemeState {
      */
     Compaction pickManual(Version v, int level, byte[] from, byte[] to);
 
+    /** How hard the backlog of {@code v} that the scheme counts itself (e.g. L0 tables) pushes back on writers. */
     WritePressure pressure(Version v);
+
+    /**
+     * An estimate of the bytes compaction must still write before every level of {@code v} is within
+     * its target (RocksDB's estimated pending compaction bytes), which the engine holds against
+     * {@code EngineOptions.pendingCompactionBytesLimits} besides {@link #pressure}. Called under the
+     * engine lock, like {@link #pressure}. Default 0: the scheme does not estimate it, and only
+     * {@link #pressure} holds writers back.
+     */
+    default long pendingCompactionBytes(Version v) {
+        return 0;
+    }
 
     /** Adds to {@code edit} the scheme's own state changes after {@code c} ran (e.g. compaction cursors). */
     void onCompacted(Compaction c, VersionEdit edit);
