@@ -6,6 +6,7 @@ import io.bellows.engine.Durability;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
+import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.PtierOptions;
@@ -440,6 +441,7 @@ final class BenchFlags {
         boolean help;
         long settleSeconds;
         /** The scheme options of --flsm_*, --trie_* and --ptier_*; the run's scheme takes its own. */
+        final LeveledOptions.Builder leveled = LeveledOptions.builder();
         final FlsmOptions.Builder flsm = FlsmOptions.builder();
         final TrieOptions.Builder trie = TrieOptions.builder();
         final PtierOptions.Builder ptier = PtierOptions.builder();
@@ -508,9 +510,10 @@ final class BenchFlags {
                     single, engines, baseline, json, out, progress, sampleMillis, hotspot);
         }
 
-        /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE, PTIER and TRIAD. */
+        /** The options of {@code scheme}: those the scheme flags set for LEVELED, FLSM, LSM_TRIE, PTIER and TRIAD. */
         CompactionOptions schemeOptions(CompactionStyle scheme) {
             return switch (scheme) {
+                case LEVELED -> leveled.build();
                 case FLSM -> flsm.build();
                 case LSM_TRIE -> trie.build();
                 case PTIER -> ptier.build();

@@ -38,7 +38,7 @@ import org.rocksdb.WriteOptions;
  *       and one being flushed);
  *   <li>block size, restart interval, full bloom filter of bloomBitsPerKey, LRU block cache of
  *       blockCacheSize (none when 0); index and filter blocks outside the cache, as Bellows keeps them;
- *   <li>leveled compaction with Bellows' static level targets (dynamic level bytes off), target file
+ *   <li>leveled compaction with dynamic level bytes (RocksDB's default, as LEVELED's), target file
  *       size, level count, L0 compaction / slowdown / stop triggers, max_background_jobs =
  *       backgroundThreads; compression off on every level;
  *   <li>direct I/O for reads, flushes and compactions when Bellows asks for it for its tables;
@@ -96,7 +96,7 @@ final class RocksDbEngine implements BenchEngine {
                     .setWriteBufferSize(o.memstoreSize())
                     .setMaxWriteBufferNumber(2)
                     .setCompactionStyle(CompactionStyle.LEVEL)
-                    .setLevelCompactionDynamicLevelBytes(false)
+                    .setLevelCompactionDynamicLevelBytes(true)
                     .setNumLevels(o.numLevels())
                     .setTargetFileSizeBase(o.targetFileSize())
                     .setMaxBytesForLevelBase(o.maxBytesForLevelBase())
