@@ -136,6 +136,7 @@ final class ResultJson {
         m.put("flushes", s.background().flushes());
         m.put("compactions", s.background().compactions());
         m.put("background_errors", s.background().errors());
+        m.put("pending_compaction_bytes", s.background().pendingCompactionBytes());
         m.put("memstore_data_bytes", s.memstore().dataBytes());
         m.put("memstore_heap_bytes", s.memstore().heapBytes());
         m.put("memstore_offheap_bytes", s.memstore().offHeapBytes());
@@ -171,7 +172,7 @@ final class ResultJson {
                 new EngineStats.Reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"),
                         num(m, "block_cache_hits"), 0, num(m, "bloom_negatives")),
                 new EngineStats.Background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"),
-                        num(m, "stalls"), num(m, "stall_nanos")),
+                        num(m, "stalls"), num(m, "stall_nanos"), numOrZero(m, "pending_compaction_bytes")),
                 BenchStats.memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"),
                         numOrZero(m, "memstore_offheap_bytes"), numOrZero(m, "chunks_in_use"),
                         numOrZero(m, "chunks_free"), numOrZero(m, "chunk_pool_offheap_bytes")),

@@ -280,8 +280,10 @@ final class RocksDbEngine implements BenchEngine {
         }
         long useful = ticker(TickerType.BLOOM_FILTER_USEFUL);
         long memtable;
+        long pending;
         try {
             memtable = db.getLongProperty("rocksdb.cur-size-all-mem-tables");
+            pending = db.getLongProperty("rocksdb.estimate-pending-compaction-bytes");
         } catch (RocksDBException e) {
             throw failure("property", e);
         }
@@ -295,7 +297,7 @@ final class RocksDbEngine implements BenchEngine {
                 new EngineStats.Background(statistics.getHistogramData(HistogramType.FLUSH_TIME).getCount(),
                         statistics.getHistogramData(HistogramType.COMPACTION_TIME).getCount(), 0,
                         statistics.getHistogramData(HistogramType.WRITE_STALL).getCount(),
-                        ticker(TickerType.STALL_MICROS) * 1000),
+                        ticker(TickerType.STALL_MICROS) * 1000, pending),
                 BenchStats.memstore(memtable, memtable, 0, 0, 0, 0),
                 BenchStats.levels(levelBytes, levelTables),
                 db.getLatestSequenceNumber());

@@ -26,8 +26,8 @@ import java.util.Set;
  * how flushes and compactions write tables and how a get probes them (the default methods keep the
  * SSTable behaviour).
  *
- * <p>Thread safety: only {@link #pick}, {@link #pressure} and {@link #pendingCompactionBytes} are called under
- * the engine lock (so calls of those never overlap). Every other method may run concurrently with them and with
+ * <p>Thread safety: only {@link #pick} and {@link #pressure} are called under the engine lock (so
+ * calls of those two never overlap). Every other method may run concurrently with them and with
  * each other, and a scheme synchronizes whatever mutable state they share:
  * <ul>
  *   <li>readers, without locks: {@link #candidates}, {@link #cursorSources}, {@link #get}, {@link #onSeek};
@@ -101,9 +101,9 @@ public interface CompactionScheme extends SchemeState {
     /**
      * An estimate of the bytes compaction must still write before every level of {@code v} is within
      * its target (RocksDB's estimated pending compaction bytes), which the engine holds against
-     * {@code EngineOptions.pendingCompactionBytesLimits} besides {@link #pressure}. Called under the
-     * engine lock, like {@link #pressure}. Default 0: the scheme does not estimate it, and only
-     * {@link #pressure} holds writers back.
+     * {@code EngineOptions.pendingCompactionBytesLimits} besides {@link #pressure}, and reports in
+     * {@code EngineStats}. A function of {@code v} alone: stats call it without the engine lock. Default 0:
+     * the scheme does not estimate it, and only {@link #pressure} holds writers back.
      */
     default long pendingCompactionBytes(Version v) {
         return 0;
