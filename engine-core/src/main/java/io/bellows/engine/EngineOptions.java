@@ -28,7 +28,6 @@ public final class EngineOptions {
     private final int l0CompactionTrigger;
     private final int l0SlowdownTrigger;
     private final int l0StopTrigger;
-    /** -1: derived from maxBytesForLevelBase ({@link #softPendingCompactionBytesLimit()}). */
     private final long softPendingBytes;
     private final long hardPendingBytes;
     private final Duration walSyncInterval;
@@ -193,15 +192,12 @@ public final class EngineOptions {
         return l0StopTrigger;
     }
 
-    /**
-     * Estimated pending compaction bytes at which writes slow down; 0 = no limit. Default 64 ×
-     * maxBytesForLevelBase (16 GiB at the default 256 MiB), see {@link Builder#pendingCompactionBytesLimits}.
-     */
+    /** Pending compaction bytes that slow writes down, 0 = no limit ({@link Builder#pendingCompactionBytesLimits}). */
     public long softPendingCompactionBytesLimit() {
         return softPendingBytes < 0 ? 64 * maxBytesForLevelBase : softPendingBytes;
     }
 
-    /** Estimated pending compaction bytes at which writes stop; 0 = no limit. Default 256 × maxBytesForLevelBase. */
+    /** Pending compaction bytes that stop writes, 0 = no limit ({@link Builder#pendingCompactionBytesLimits}). */
     public long hardPendingCompactionBytesLimit() {
         return hardPendingBytes < 0 ? 256 * maxBytesForLevelBase : hardPendingBytes;
     }
@@ -287,8 +283,8 @@ public final class EngineOptions {
                 + ", blockCacheSize=" + blockCacheSize + ", targetFileSize=" + targetFileSize
                 + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
                 + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
-                + l0SlowdownTrigger + "/" + l0StopTrigger + ", pendingCompactionBytes="
-                + softPendingCompactionBytesLimit() + "/" + hardPendingCompactionBytesLimit() + ", walSyncInterval=" + walSyncInterval
+                + l0SlowdownTrigger + "/" + l0StopTrigger + ", pendingCompactionBytes=" + softPendingCompactionBytesLimit()
+                + "/" + hardPendingCompactionBytesLimit() + ", walSyncInterval=" + walSyncInterval
                 + ", walRecoveryMode=" + walRecoveryMode + ", directIo=" + directIo + ", backgroundThreads="
                 + backgroundThreads
                 + (compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
@@ -448,24 +444,14 @@ public final class EngineOptions {
             return this;
         }
 
-        /**
-         * Limits on the compaction backlog a scheme estimates (RocksDB's soft_ and
-         * hard_pending_compaction_bytes_limit; LEVELED and TRIAD estimate it, other schemes hold writers
-         * back by their own counts only): from {@code soft} estimated bytes each write group is delayed
-         * once, from {@code hard} writes stop until compaction has caught up. 0 turns a limit off; else
-         * 1 MiB to 1 PiB, soft &lt;= hard. Default 64 and 256 × {@link #maxBytesForLevelBase} (16 and 64 GiB
-         * at its default), a quarter of RocksDB's 64 and 256 GiB: Bellows compacts with fewer, slower
-         * threads, and the default lets a backlog grow to minutes, not hours, of compaction work.
-         */
+        /** Limits on the compaction backlog a scheme estimates (RocksDB's soft_ and hard_pending_compaction_bytes_limit;
+         * LEVELED and TRIAD estimate it): from {@code soft} each write group is delayed once, from {@code hard} writes
+         * stop until compaction catches up; 0 = no limit, else 1 MiB to 1 PiB, soft &lt;= hard. Default 64 and 256 ×
+         * maxBytesForLevelBase (16 and 64 GiB), a quarter of RocksDB's: Bellows compacts more slowly. */
         public Builder pendingCompactionBytesLimits(long soft, long hard) {
-            long s = soft == 0 ? 0 : OptionChecks.range("softPendingCompactionBytesLimit", soft, 1L << 20, 1L << 50);
-            long h = hard == 0 ? 0 : OptionChecks.range("hardPendingCompactionBytesLimit", hard, 1L << 20, 1L << 50);
-            if (s > 0 && h > 0 && s > h) {
-                throw new IllegalArgumentException("pending compaction bytes limits must satisfy soft (" + s
-                        + ") <= hard (" + h + ")");
-            }
-            softPendingBytes = s;
-            hardPendingBytes = h;
+            OptionChecks.range("softPendingCompactionBytesLimit (<= hard)", soft, 0, hard == 0 ? Long.MAX_VALUE : hard);
+            softPendingBytes = soft == 0 ? 0 : OptionChecks.range("softPendingCompactionBytesLimit", soft, 1L << 20, 1L << 50);
+            hardPendingBytes = hard == 0 ? 0 : OptionChecks.range("hardPendingCompactionBytesLimit", hard, 1L << 20, 1L << 50);
             return this;
         }
 

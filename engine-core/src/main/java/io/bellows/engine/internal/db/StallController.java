@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Backpressure for the write group at the head of the queue: delays it once when the scheme reports
- * SLOWDOWN (its own counts or its pending compaction bytes), waits while the scheme says STOP or a MemStore snapshot is still being flushed, waits
- * (bounded) for MemStore memory, and switches to a new MemStore when the current one is due for a flush.
- * Every wait is counted as a stall.
+ * SLOWDOWN (by its own counts or its pending compaction bytes), waits while it says STOP or a MemStore
+ * snapshot is still being flushed, waits (bounded) for MemStore memory, and switches to a new MemStore
+ * when the current one is due for a flush. Every wait is counted as a stall.
  */
 final class StallController {
     private static final long STALL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
