@@ -202,8 +202,10 @@ public final class BellowsBench {
     }
 
     /**
-     * Waits until a second passes with no compaction finishing and no compaction output written, or
-     * {@code maxSeconds} pass, so that write amplification is compared at rest rather than mid-backlog.
+     * Waits until a second passes with no compaction finishing, no compaction output written and no
+     * compaction bytes pending by the engine's estimate (a long compaction writes its output in a
+     * second without finishing, and its inputs keep the estimate up), or {@code maxSeconds} pass, so
+     * that write and space amplification are compared at rest rather than mid-backlog.
      */
     private static void settle(BenchEngine db, long maxSeconds, PrintStream out) {
         long start = System.nanoTime();
@@ -212,7 +214,8 @@ public final class BellowsBench {
         long written = -1;
         while (System.nanoTime() < deadline) {
             EngineStats s = db.stats();
-            if (s.background().compactions() == compactions && s.io().compactionBytesWritten() == written) {
+            if (s.background().compactions() == compactions && s.io().compactionBytesWritten() == written
+                    && s.background().pendingCompactionBytes() == 0) {
                 break;
             }
             compactions = s.background().compactions();

@@ -10,6 +10,7 @@ import io.bellows.engine.Compression;
 import io.bellows.engine.Durability;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
+import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
@@ -59,6 +60,7 @@ final class FlagValues {
     boolean help;
     long settleSeconds;
     /** The scheme options of --flsm_*, --trie_* and --ptier_*; the run's scheme takes its own. */
+    final LeveledOptions.Builder leveled = LeveledOptions.builder();
     final FlsmOptions.Builder flsm = FlsmOptions.builder();
     final TrieOptions.Builder trie = TrieOptions.builder();
     final PtierOptions.Builder ptier = PtierOptions.builder();
@@ -127,9 +129,10 @@ final class FlagValues {
                 single, engines, baseline, json, out, progress, sampleMillis, hotspot);
     }
 
-    /** The options of {@code scheme}: those the scheme flags set for FLSM, LSM_TRIE, PTIER and TRIAD. */
+    /** The options of {@code scheme}: those the scheme flags set for LEVELED, FLSM, LSM_TRIE, PTIER and TRIAD. */
     CompactionOptions schemeOptions(CompactionStyle scheme) {
         return switch (scheme) {
+            case LEVELED -> leveled.build();
             case FLSM -> flsm.build();
             case LSM_TRIE -> trie.build();
             case PTIER -> ptier.build();

@@ -172,6 +172,7 @@ final class ResultJson {
         m.put("flushes", s.background().flushes());
         m.put("compactions", s.background().compactions());
         m.put("background_errors", s.background().errors());
+        m.put("pending_compaction_bytes", s.background().pendingCompactionBytes());
         m.put("memstore_data_bytes", s.memstore().dataBytes());
         m.put("memstore_heap_bytes", s.memstore().heapBytes());
         m.put("memstore_offheap_bytes", s.memstore().offHeapBytes());
@@ -206,7 +207,7 @@ final class ResultJson {
                 new EngineStats.Reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"),
                         num(m, "block_cache_hits"), num(m, "filter_block_reads"), num(m, "bloom_negatives")),
                 new EngineStats.Background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"),
-                        num(m, "stalls"), num(m, "stall_nanos")),
+                        num(m, "stalls"), num(m, "stall_nanos"), numOrZero(m, "pending_compaction_bytes")),
                 BenchStats.memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"),
                         num(m, "memstore_offheap_bytes"), num(m, "chunks_in_use"), num(m, "chunks_free"),
                         num(m, "chunk_pool_offheap_bytes")),
@@ -234,6 +235,12 @@ final class ResultJson {
             throw new IllegalArgumentException("JSON results: '" + key + "' is missing or not a number");
         }
         return v.longValue();
+    }
+
+    /** A number written by newer builds only: 0 when a file of an older build lacks it. */
+    private static long numOrZero(JsonNode m, String key) {
+        JsonNode v = m.get(key);
+        return v == null || v.isNull() ? 0 : num(m, key);
     }
 
     private static String text(JsonNode m, String key) {

@@ -40,7 +40,7 @@ import org.rocksdb.WriteOptions;
  *       and one being flushed);
  *   <li>block size, restart interval, full bloom filter of bloomBitsPerKey, LRU block cache of
  *       blockCacheSize (none when 0); index and filter blocks outside the cache, as Bellows keeps them;
- *   <li>leveled compaction with Bellows' static level targets (dynamic level bytes off), target file
+ *   <li>leveled compaction with dynamic level bytes (RocksDB's default, as LEVELED's), target file
  *       size, level count, L0 compaction / slowdown / stop triggers, max_background_jobs =
  *       backgroundThreads; the codec of each level as Bellows' (--compression);
  *   <li>direct I/O for reads, flushes and compactions when Bellows asks for it for its tables;
@@ -98,7 +98,7 @@ final class RocksDbEngine implements BenchEngine {
                     .setWriteBufferSize(o.memstoreSize())
                     .setMaxWriteBufferNumber(2)
                     .setCompactionStyle(CompactionStyle.LEVEL)
-                    .setLevelCompactionDynamicLevelBytes(false)
+                    .setLevelCompactionDynamicLevelBytes(true)
                     .setNumLevels(o.numLevels())
                     .setTargetFileSizeBase(o.targetFileSize())
                     .setMaxBytesForLevelBase(o.maxBytesForLevelBase())
@@ -282,8 +282,10 @@ final class RocksDbEngine implements BenchEngine {
         }
         long useful = ticker(TickerType.BLOOM_FILTER_USEFUL);
         long memtable;
+        long pending;
         try {
             memtable = db.getLongProperty("rocksdb.cur-size-all-mem-tables");
+            pending = db.getLongProperty("rocksdb.estimate-pending-compaction-bytes");
         } catch (RocksDBException e) {
             throw failure("property", e);
         }
@@ -297,7 +299,7 @@ final class RocksDbEngine implements BenchEngine {
                 new EngineStats.Background(statistics.getHistogramData(HistogramType.FLUSH_TIME).getCount(),
                         statistics.getHistogramData(HistogramType.COMPACTION_TIME).getCount(), 0,
                         statistics.getHistogramData(HistogramType.WRITE_STALL).getCount(),
-                        ticker(TickerType.STALL_MICROS) * 1000),
+                        ticker(TickerType.STALL_MICROS) * 1000, pending),
                 BenchStats.memstore(memtable, memtable, 0, 0, 0, 0),
                 BenchStats.levels(levelBytes, levelTables),
                 db.getLatestSequenceNumber());

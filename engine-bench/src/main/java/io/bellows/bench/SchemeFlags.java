@@ -10,12 +10,13 @@ import static io.bellows.bench.BenchFlags.sizeText;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.FlsmOptions;
+import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TriadOptions;
 import java.util.Map;
 
 /**
- * The flags that set one compaction scheme's options (FLSM, PTIER, TRIAD; LSM_TRIE's one flag sits with
+ * The flags that set one compaction scheme's options (LEVELED, FLSM, PTIER, TRIAD; LSM_TRIE's one flag sits with
  * the table flags), each tagged with its scheme so that compare mode forwards it only to engines of
  * that scheme. Kept apart from {@link BenchFlags} so that each file stays one screenful of flags.
  */
@@ -23,6 +24,10 @@ final class SchemeFlags {
     private SchemeFlags() {}
 
     static void add(Map<String, BenchFlags.Flag> m) {
+        addScheme(m, CompactionStyle.LEVELED, "leveled_dynamic_level_bytes", "true|false",
+                Boolean.toString(LeveledOptions.defaults().dynamicLevelBytes()),
+                "LEVELED: size level targets from the last level (RocksDB's level_compaction_dynamic_level_bytes)",
+                (v, s) -> v.leveled.dynamicLevelBytes(bool("leveled_dynamic_level_bytes", s)));
         FlsmOptions flsm = FlsmOptions.defaults();
         PtierOptions ptier = PtierOptions.defaults();
         TriadOptions triad = TriadOptions.defaults();
@@ -80,6 +85,9 @@ final class SchemeFlags {
         addScheme(m, CompactionStyle.TRIAD, "triad_overlap_ratio", "F", Double.toString(triad.overlapRatioThreshold()),
                 "TRIAD: OVERLAP_RATIO_TH, the overlap ratio below which L0 compaction is deferred",
                 (v, s) -> engine("triad_overlap_ratio", () -> v.triad.overlapRatioThreshold(doubleIn("triad_overlap_ratio", s))));
+        addScheme(m, CompactionStyle.TRIAD, "triad_dynamic_level_bytes", "true|false",
+                Boolean.toString(triad.dynamicLevelBytes()), "TRIAD: size the leveled part's targets from the last level",
+                (v, s) -> v.triad.dynamicLevelBytes(bool("triad_dynamic_level_bytes", s)));
         addScheme(m, CompactionStyle.TRIAD, "triad_l0_max_tables", "N", Integer.toString(triad.l0MaxTables()),
                 "TRIAD: MAX_FILES_L0, L0 tables at which a deferred compaction is forced", (v, s) -> engine(
                         "triad_l0_max_tables", () -> v.triad.l0MaxTables((int) longIn("triad_l0_max_tables", s, 1, 1000))));

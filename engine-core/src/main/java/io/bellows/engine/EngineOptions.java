@@ -13,70 +13,11 @@ import java.util.Objects;
 public final class EngineOptions {
     public static final int MAX_VALUE_LENGTH_LIMIT = 256 << 20;
 
-    private final CompactionOptions compactionOptions;
-    private final InMemoryCompaction inMemoryCompaction;
-    private final long memstoreSize;
-    private final int maxValueLength;
-    private final boolean maxValueLengthSet;
-    private final int blockSize;
-    private final int blockRestartInterval;
-    private final int bloomBitsPerKey;
-    private final List<Compression> compression;
-    private final Compression bottommostCompression;
-    private final long blockCacheSize;
-    private final long targetFileSize;
-    private final long maxBytesForLevelBase;
-    private final int levelSizeMultiplier;
-    private final int numLevels;
-    private final int l0CompactionTrigger;
-    private final int l0SlowdownTrigger;
-    private final int l0StopTrigger;
-    private final Duration walSyncInterval;
-    private final boolean directIo;
-    private final int backgroundThreads;
-    private final boolean createIfMissing;
-    private final boolean errorIfExists;
-    private final WalRecoveryMode walRecoveryMode;
-    private final double activeSegmentFraction;
-    private final int pipelineSegments;
-    private final double adaptiveThreshold;
-    private final int mslabChunkSize;
-    private final boolean mslab;
-    private final MemoryLayout memoryLayout;
-    private final long offHeapLimit;
+    /** The settings, a private copy of the builder that made them (its fields are immutable values). */
+    private final Builder values;
 
     private EngineOptions(Builder b) {
-        compactionOptions = b.compactionOptions;
-        inMemoryCompaction = b.inMemoryCompaction;
-        memstoreSize = b.memstoreSize;
-        maxValueLength = b.maxValueLength;
-        maxValueLengthSet = b.maxValueLengthSet;
-        blockSize = b.blockSize;
-        blockRestartInterval = b.blockRestartInterval;
-        bloomBitsPerKey = b.bloomBitsPerKey;
-        compression = b.compression;
-        bottommostCompression = b.bottommostCompression;
-        blockCacheSize = b.blockCacheSize;
-        targetFileSize = b.targetFileSize;
-        maxBytesForLevelBase = b.maxBytesForLevelBase;
-        levelSizeMultiplier = b.levelSizeMultiplier;
-        numLevels = b.numLevels;
-        l0CompactionTrigger = b.l0CompactionTrigger;
-        l0SlowdownTrigger = b.l0SlowdownTrigger;
-        l0StopTrigger = b.l0StopTrigger;
-        walSyncInterval = b.walSyncInterval;
-        directIo = b.directIo;
-        backgroundThreads = b.backgroundThreads;
-        createIfMissing = b.createIfMissing;
-        errorIfExists = b.errorIfExists;
-        walRecoveryMode = b.walRecoveryMode;
-        activeSegmentFraction = b.activeSegmentFraction;
-        pipelineSegments = b.pipelineSegments;
-        adaptiveThreshold = b.adaptiveThreshold;
-        mslabChunkSize = b.mslabChunkSize;
-        mslab = b.mslab;
-        memoryLayout = b.memoryLayout;
-        offHeapLimit = b.offHeapLimit;
+        values = b.copy();
     }
 
     public static Builder builder() {
@@ -89,44 +30,12 @@ public final class EngineOptions {
 
     /** A builder holding this object's values. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.compactionOptions = compactionOptions;
-        b.inMemoryCompaction = inMemoryCompaction;
-        b.memstoreSize = memstoreSize;
-        b.maxValueLength = maxValueLength;
-        b.maxValueLengthSet = maxValueLengthSet;
-        b.blockSize = blockSize;
-        b.blockRestartInterval = blockRestartInterval;
-        b.bloomBitsPerKey = bloomBitsPerKey;
-        b.compression = compression;
-        b.bottommostCompression = bottommostCompression;
-        b.blockCacheSize = blockCacheSize;
-        b.targetFileSize = targetFileSize;
-        b.maxBytesForLevelBase = maxBytesForLevelBase;
-        b.levelSizeMultiplier = levelSizeMultiplier;
-        b.numLevels = numLevels;
-        b.l0CompactionTrigger = l0CompactionTrigger;
-        b.l0SlowdownTrigger = l0SlowdownTrigger;
-        b.l0StopTrigger = l0StopTrigger;
-        b.walSyncInterval = walSyncInterval;
-        b.directIo = directIo;
-        b.backgroundThreads = backgroundThreads;
-        b.createIfMissing = createIfMissing;
-        b.errorIfExists = errorIfExists;
-        b.walRecoveryMode = walRecoveryMode;
-        b.activeSegmentFraction = activeSegmentFraction;
-        b.pipelineSegments = pipelineSegments;
-        b.adaptiveThreshold = adaptiveThreshold;
-        b.mslabChunkSize = mslabChunkSize;
-        b.mslab = mslab;
-        b.memoryLayout = memoryLayout;
-        b.offHeapLimit = offHeapLimit;
-        return b;
+        return values.copy();
     }
 
     /** The disk compaction scheme: {@code compactionOptions().style()}. */
     public CompactionStyle compaction() {
-        return compactionOptions.style();
+        return values.compactionOptions.style();
     }
 
     /**
@@ -134,123 +43,134 @@ public final class EngineOptions {
      * {@link TrieOptions}, matching {@link #compaction()}.
      */
     public CompactionOptions compactionOptions() {
-        return compactionOptions;
+        return values.compactionOptions;
     }
 
     public InMemoryCompaction inMemoryCompaction() {
-        return inMemoryCompaction;
+        return values.inMemoryCompaction;
     }
 
     public long memstoreSize() {
-        return memstoreSize;
+        return values.memstoreSize;
     }
 
     public int maxValueLength() {
-        return maxValueLength;
+        return values.maxValueLength;
     }
 
     public int blockSize() {
-        return blockSize;
+        return values.blockSize;
     }
 
     public int blockRestartInterval() {
-        return blockRestartInterval;
+        return values.blockRestartInterval;
     }
 
     public int bloomBitsPerKey() {
-        return bloomBitsPerKey;
+        return values.bloomBitsPerKey;
     }
 
     /** The codec of SSTable data blocks written to {@code level} of a store of {@code levels} levels. */
     public Compression compression(int level, int levels) {
-        return level == levels - 1 ? bottommostCompression : compression.get(Math.min(level, compression.size() - 1));
+        List<Compression> perLevel = values.compression;
+        return level == levels - 1 ? values.bottommostCompression : perLevel.get(Math.min(level, perLevel.size() - 1));
     }
 
     public long blockCacheSize() {
-        return blockCacheSize;
+        return values.blockCacheSize;
     }
 
     public long targetFileSize() {
-        return targetFileSize;
+        return values.targetFileSize;
     }
 
     public long maxBytesForLevelBase() {
-        return maxBytesForLevelBase;
+        return values.maxBytesForLevelBase;
     }
 
     public int levelSizeMultiplier() {
-        return levelSizeMultiplier;
+        return values.levelSizeMultiplier;
     }
 
     public int numLevels() {
-        return numLevels;
+        return values.numLevels;
     }
 
     public int l0CompactionTrigger() {
-        return l0CompactionTrigger;
+        return values.l0CompactionTrigger;
     }
 
     public int l0SlowdownTrigger() {
-        return l0SlowdownTrigger;
+        return values.l0SlowdownTrigger;
     }
 
     public int l0StopTrigger() {
-        return l0StopTrigger;
+        return values.l0StopTrigger;
+    }
+
+    /** Pending compaction bytes that slow writes down, 0 = no limit ({@link Builder#pendingCompactionBytesLimits}). */
+    public long softPendingCompactionBytesLimit() {
+        return values.softPendingBytes < 0 ? 64 * values.maxBytesForLevelBase : values.softPendingBytes;
+    }
+
+    /** Pending compaction bytes that stop writes, 0 = no limit ({@link Builder#pendingCompactionBytesLimits}). */
+    public long hardPendingCompactionBytesLimit() {
+        return values.hardPendingBytes < 0 ? 256 * values.maxBytesForLevelBase : values.hardPendingBytes;
     }
 
     public Duration walSyncInterval() {
-        return walSyncInterval;
+        return values.walSyncInterval;
     }
 
     public boolean directIo() {
-        return directIo;
+        return values.directIo;
     }
 
     public int backgroundThreads() {
-        return backgroundThreads;
+        return values.backgroundThreads;
     }
 
     public boolean createIfMissing() {
-        return createIfMissing;
+        return values.createIfMissing;
     }
 
     public boolean errorIfExists() {
-        return errorIfExists;
+        return values.errorIfExists;
     }
 
     /** What opening the store does with a damaged WAL; see {@link WalRecoveryMode}. */
     public WalRecoveryMode walRecoveryMode() {
-        return walRecoveryMode;
+        return values.walRecoveryMode;
     }
 
     /** A: the active segment's share of {@link #memstoreSize()} (compacting policies). */
     public double activeSegmentFraction() {
-        return activeSegmentFraction;
+        return values.activeSegmentFraction;
     }
 
     /** S: immutable segments the pipeline holds before BASIC and ADAPTIVE merge them. */
     public int pipelineSegments() {
-        return pipelineSegments;
+        return values.pipelineSegments;
     }
 
     /** R: ADAPTIVE compacts only when the redundant fraction of the last merge exceeds it. */
     public double adaptiveThreshold() {
-        return adaptiveThreshold;
+        return values.adaptiveThreshold;
     }
 
     /** Largest MSLAB chunk. */
     public int mslabChunkSize() {
-        return mslabChunkSize;
+        return values.mslabChunkSize;
     }
 
     /** Whether compacting policies copy cell data into pooled chunks. */
     public boolean mslab() {
-        return mslab;
+        return values.mslab;
     }
 
     /** Where the MemStore keeps cells and indices. */
     public MemoryLayout memoryLayout() {
-        return memoryLayout;
+        return values.memoryLayout;
     }
 
     /**
@@ -258,7 +178,7 @@ public final class EngineOptions {
      * the layout takes {@link #defaultOffHeapLimit(long)} of the MemStore size.
      */
     public long offHeapLimit() {
-        return offHeapLimit;
+        return values.offHeapLimit;
     }
 
     /**
@@ -272,34 +192,35 @@ public final class EngineOptions {
 
     @Override
     public String toString() {
-        CompactionStyle compaction = compaction();
-        return "EngineOptions{compaction=" + compaction + ", inMemoryCompaction=" + inMemoryCompaction
-                + ", memstoreSize=" + memstoreSize + ", maxValueLength=" + maxValueLength
-                + ", blockSize=" + blockSize + ", bloomBitsPerKey=" + bloomBitsPerKey + ", compression=" + compression
-                + "/" + bottommostCompression
-                + ", blockCacheSize=" + blockCacheSize + ", targetFileSize=" + targetFileSize
-                + ", maxBytesForLevelBase=" + maxBytesForLevelBase + ", levelSizeMultiplier="
-                + levelSizeMultiplier + ", numLevels=" + numLevels + ", l0=" + l0CompactionTrigger + "/"
-                + l0SlowdownTrigger + "/" + l0StopTrigger + ", walSyncInterval=" + walSyncInterval
-                + ", walRecoveryMode=" + walRecoveryMode + ", directIo=" + directIo + ", backgroundThreads="
-                + backgroundThreads
-                + (compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
+        Builder v = values;
+        return "EngineOptions{compaction=" + compaction() + ", inMemoryCompaction=" + v.inMemoryCompaction
+                + ", memstoreSize=" + v.memstoreSize + ", maxValueLength=" + v.maxValueLength
+                + ", blockSize=" + v.blockSize + ", bloomBitsPerKey=" + v.bloomBitsPerKey + ", compression="
+                + v.compression + "/" + v.bottommostCompression
+                + ", blockCacheSize=" + v.blockCacheSize + ", targetFileSize=" + v.targetFileSize
+                + ", maxBytesForLevelBase=" + v.maxBytesForLevelBase + ", levelSizeMultiplier="
+                + v.levelSizeMultiplier + ", numLevels=" + v.numLevels + ", l0=" + v.l0CompactionTrigger + "/"
+                + v.l0SlowdownTrigger + "/" + v.l0StopTrigger + ", pendingCompactionBytes="
+                + softPendingCompactionBytesLimit() + "/" + hardPendingCompactionBytesLimit() + ", walSyncInterval="
+                + v.walSyncInterval + ", walRecoveryMode=" + v.walRecoveryMode + ", directIo=" + v.directIo
+                + ", backgroundThreads=" + v.backgroundThreads
+                + (v.compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
                         + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.guardMinBytes() + "/"
                         + f.seekCompactionThreshold() + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")
-                + (compactionOptions instanceof PtierOptions p ? ", " + p : "")
-                + ", activeSegmentFraction=" + activeSegmentFraction + ", pipelineSegments=" + pipelineSegments
-                + ", adaptiveThreshold=" + adaptiveThreshold + ", mslab=" + mslab + ", mslabChunkSize="
-                + mslabChunkSize + ", memoryLayout=" + memoryLayout
-                + (offHeapLimit > 0 ? ", offHeapLimit=" + offHeapLimit : "")
-                + (compactionOptions instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
+                + (v.compactionOptions instanceof PtierOptions p ? ", " + p : "")
+                + ", activeSegmentFraction=" + v.activeSegmentFraction + ", pipelineSegments=" + v.pipelineSegments
+                + ", adaptiveThreshold=" + v.adaptiveThreshold + ", mslab=" + v.mslab + ", mslabChunkSize="
+                + v.mslabChunkSize + ", memoryLayout=" + v.memoryLayout
+                + (v.offHeapLimit > 0 ? ", offHeapLimit=" + v.offHeapLimit : "")
+                + (v.compactionOptions instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
                         + t.pileTrigger() + "/" + t.pileSlowdown() + "/" + t.pileStop() + ", buckets="
                         + t.tableBuckets() + ", bloomBits=" + t.bloomBitsPerKey() + ", filterCache="
                         + t.filterCacheSize() + ", gcRatio=" + t.gcGarbageRatio() + "}" : "")
-                + (compactionOptions instanceof TriadOptions t ? ", " + t : "") + "}";
+                + (v.compactionOptions instanceof TriadOptions t ? ", " + t : "") + "}";
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private CompactionOptions compactionOptions = LeveledOptions.defaults();
         private InMemoryCompaction inMemoryCompaction = InMemoryCompaction.NONE;
         private long memstoreSize = 64L << 20;
@@ -319,6 +240,8 @@ public final class EngineOptions {
         private int l0CompactionTrigger = 4;
         private int l0SlowdownTrigger = 20;
         private int l0StopTrigger = 36;
+        private long softPendingBytes = -1;
+        private long hardPendingBytes = -1;
         private Duration walSyncInterval = Duration.ofMillis(100);
         private boolean directIo = true;
         private int backgroundThreads = 2;
@@ -450,6 +373,17 @@ public final class EngineOptions {
             l0CompactionTrigger = compaction;
             l0SlowdownTrigger = slowdown;
             l0StopTrigger = stop;
+            return this;
+        }
+
+        /** Limits on the compaction backlog a scheme estimates (RocksDB's soft_ and hard_pending_compaction_bytes_limit;
+         * LEVELED and TRIAD estimate it): from {@code soft} each write group is delayed once, from {@code hard} writes
+         * stop until compaction catches up; 0 = no limit, else 1 MiB to 1 PiB, soft &lt;= hard. Default 64 and 256 ×
+         * maxBytesForLevelBase (16 and 64 GiB), a quarter of RocksDB's: Bellows compacts more slowly. */
+        public Builder pendingCompactionBytesLimits(long soft, long hard) {
+            OptionChecks.range("softPendingCompactionBytesLimit (<= hard)", soft, 0, hard == 0 ? Long.MAX_VALUE : hard);
+            softPendingBytes = soft == 0 ? 0 : OptionChecks.range("softPendingCompactionBytesLimit", soft, 1L << 20, 1L << 50);
+            hardPendingBytes = hard == 0 ? 0 : OptionChecks.range("hardPendingCompactionBytesLimit", hard, 1L << 20, 1L << 50);
             return this;
         }
 
@@ -593,6 +527,15 @@ public final class EngineOptions {
                 throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
             }
             return v;
+        }
+
+        /** A builder with the same settings (every field is an immutable value, so a shallow copy is one). */
+        Builder copy() {
+            try {
+                return (Builder) super.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
     }
 }

@@ -130,8 +130,17 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param errors flushes or compactions that failed (they are retried; no acknowledged data is lost)
      * @param stalls writes that were delayed or stopped by backpressure
      * @param stallNanos time writers spent stalled
+     * @param pendingCompactionBytes the scheme's estimate of the bytes compaction must still write before every
+     *     level is within its target (RocksDB's estimate-pending-compaction-bytes); 0 when none is due or the
+     *     scheme does not estimate it
      */
-    public record Background(long flushes, long compactions, long errors, long stalls, long stallNanos) {}
+    public record Background(long flushes, long compactions, long errors, long stalls, long stallNanos,
+            long pendingCompactionBytes) {
+        /** Without an estimate of pending compaction bytes. */
+        public Background(long flushes, long compactions, long errors, long stalls, long stallNanos) {
+            this(flushes, compactions, errors, stalls, stallNanos, 0);
+        }
+    }
 
     /**
      * The MemStore now, and the in-memory work it has done since open.

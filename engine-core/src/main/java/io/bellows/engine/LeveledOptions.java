@@ -1,15 +1,19 @@
 package io.bellows.engine;
 
 /**
- * The options of {@link CompactionStyle#LEVELED}. Leveled compaction has no knobs of its own today:
- * it is tuned by the engine-wide level options of {@link EngineOptions} ({@code maxBytesForLevelBase},
- * {@code levelSizeMultiplier}, {@code numLevels}, {@code l0Triggers}, {@code targetFileSize}), which
- * FLSM uses too. Immutable; {@link #defaults()} is the only instance.
+ * The options of {@link CompactionStyle#LEVELED}; immutable, made with {@link #builder()}. Leveled
+ * compaction is otherwise tuned by the engine-wide level options of {@link EngineOptions}
+ * ({@code maxBytesForLevelBase}, {@code levelSizeMultiplier}, {@code numLevels}, {@code l0Triggers},
+ * {@code targetFileSize}, {@code pendingCompactionBytesLimits}), which other schemes use too.
  */
 public final class LeveledOptions implements CompactionOptions {
-    private static final LeveledOptions DEFAULTS = new LeveledOptions();
+    private static final LeveledOptions DEFAULTS = new Builder().build();
 
-    private LeveledOptions() {}
+    private final boolean dynamicLevelBytes;
+
+    private LeveledOptions(Builder b) {
+        dynamicLevelBytes = b.dynamicLevelBytes;
+    }
 
     public static Builder builder() {
         return new Builder();
@@ -21,7 +25,7 @@ public final class LeveledOptions implements CompactionOptions {
 
     /** A builder holding this object's values. */
     public Builder toBuilder() {
-        return new Builder();
+        return new Builder().dynamicLevelBytes(dynamicLevelBytes);
     }
 
     @Override
@@ -29,27 +33,51 @@ public final class LeveledOptions implements CompactionOptions {
         return CompactionStyle.LEVELED;
     }
 
+    /** Whether level targets follow the last level's size (RocksDB's level_compaction_dynamic_level_bytes). */
+    public boolean dynamicLevelBytes() {
+        return dynamicLevelBytes;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof LeveledOptions;
+        return o instanceof LeveledOptions l && dynamicLevelBytes == l.dynamicLevelBytes;
     }
 
     @Override
     public int hashCode() {
-        return CompactionStyle.LEVELED.name().hashCode();
+        return 31 * CompactionStyle.LEVELED.name().hashCode() + Boolean.hashCode(dynamicLevelBytes);
     }
 
     @Override
     public String toString() {
-        return "LeveledOptions{}";
+        return "LeveledOptions{dynamicLevelBytes=" + dynamicLevelBytes + "}";
     }
 
     /** Builder of {@link LeveledOptions}. */
     public static final class Builder {
+        private boolean dynamicLevelBytes = true;
+
         private Builder() {}
 
+        /**
+         * Level targets sized from the data (RocksDB's {@code level_compaction_dynamic_level_bytes}, its
+         * default since 8.x): the largest level's size is the last level's target and each level above
+         * gets a {@code levelSizeMultiplier}-th of the one below; levels whose target would fall below
+         * {@code maxBytesForLevelBase} / {@code levelSizeMultiplier} stay empty, and L0 compacts straight into
+         * the first level below them (the base level). The last level then holds about
+         * multiplier / (multiplier + 1) of the data whatever the store's size. With false, L1's target is
+         * {@code maxBytesForLevelBase} and each level's is {@code levelSizeMultiplier} times the one above
+         * (LevelDB's static targets), so the last level may hold less than the level above it. Default true.
+         * A store may be reopened with the other setting: the levels its data no longer needs drain
+         * downwards.
+         */
+        public Builder dynamicLevelBytes(boolean enabled) {
+            dynamicLevelBytes = enabled;
+            return this;
+        }
+
         public LeveledOptions build() {
-            return DEFAULTS;
+            return new LeveledOptions(this);
         }
     }
 }

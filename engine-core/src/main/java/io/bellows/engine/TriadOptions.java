@@ -2,7 +2,7 @@ package io.bellows.engine;
 
 /**
  * The options of {@link CompactionStyle#TRIAD} (paper 004); immutable, made with {@link #builder()}.
- * Below L0 TRIAD is leveled and uses the engine-wide level options of {@link EngineOptions}
+ * Below L0 TRIAD is leveled ({@link Builder#dynamicLevelBytes}) and uses the engine-wide level options of {@link EngineOptions}
  * ({@code numLevels}, {@code l0Triggers}, {@code maxBytesForLevelBase}, {@code levelSizeMultiplier},
  * {@code targetFileSize}). Each technique can be switched off on its own, so that its share of the
  * gain can be measured (the paper's Figures 10 and 11); all three (TRIAD-MEM, TRIAD-DISK, TRIAD-LOG) are on
@@ -18,9 +18,11 @@ public final class TriadOptions implements CompactionOptions {
     private final double hotFraction;
     private final int flushThreshold;
     private final boolean log;
+    private final boolean dynamicLevelBytes;
 
     private TriadOptions(Builder b) {
         log = b.log;
+        dynamicLevelBytes = b.dynamicLevelBytes;
         mem = b.mem;
         hotFraction = b.hotFraction;
         flushThreshold = b.flushThreshold;
@@ -47,6 +49,7 @@ public final class TriadOptions implements CompactionOptions {
         b.hotFraction = hotFraction;
         b.flushThreshold = flushThreshold;
         b.log = log;
+        b.dynamicLevelBytes = dynamicLevelBytes;
         return b;
     }
 
@@ -90,12 +93,17 @@ public final class TriadOptions implements CompactionOptions {
         return log;
     }
 
+    /** Whether the leveled part sizes its targets from the last level's size, as {@link LeveledOptions#dynamicLevelBytes()}. */
+    public boolean dynamicLevelBytes() {
+        return dynamicLevelBytes;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof TriadOptions t && disk == t.disk
                 && Double.compare(overlapRatioThreshold, t.overlapRatioThreshold) == 0 && l0MaxTables == t.l0MaxTables
                 && mem == t.mem && Double.compare(hotFraction, t.hotFraction) == 0 && flushThreshold == t.flushThreshold
-                && log == t.log;
+                && log == t.log && dynamicLevelBytes == t.dynamicLevelBytes;
     }
 
     @Override
@@ -106,14 +114,15 @@ public final class TriadOptions implements CompactionOptions {
         h = 31 * h + Boolean.hashCode(mem);
         h = 31 * h + Double.hashCode(hotFraction);
         h = 31 * h + flushThreshold;
-        return 31 * h + Boolean.hashCode(log);
+        h = 31 * h + Boolean.hashCode(log);
+        return 31 * h + Boolean.hashCode(dynamicLevelBytes);
     }
 
     @Override
     public String toString() {
         return "TriadOptions{mem=" + mem + ", hotFraction=" + hotFraction + ", flushThreshold=" + flushThreshold
                 + ", disk=" + disk + ", overlapRatioThreshold=" + overlapRatioThreshold + ", l0MaxTables=" + l0MaxTables
-                + ", log=" + log + "}";
+                + ", log=" + log + ", dynamicLevelBytes=" + dynamicLevelBytes + "}";
     }
 
     /** Builder of {@link TriadOptions}; each setter validates its argument. */
@@ -125,6 +134,7 @@ public final class TriadOptions implements CompactionOptions {
         private double hotFraction = 0.01;
         private int flushThreshold = 100;
         private boolean log = true;
+        private boolean dynamicLevelBytes = true;
 
         private Builder() {}
 
@@ -196,6 +206,15 @@ public final class TriadOptions implements CompactionOptions {
          */
         public Builder l0MaxTables(int tables) {
             l0MaxTables = (int) OptionChecks.range("TriadOptions.l0MaxTables", tables, 1, 1000);
+            return this;
+        }
+
+        /**
+         * The leveled part's level targets, as {@link LeveledOptions.Builder#dynamicLevelBytes}; default
+         * true. With it on, TRIAD-DISK compares L0 with the tables of the base level it compacts into.
+         */
+        public Builder dynamicLevelBytes(boolean enabled) {
+            dynamicLevelBytes = enabled;
             return this;
         }
 

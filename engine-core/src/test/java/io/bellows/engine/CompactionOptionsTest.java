@@ -1,6 +1,7 @@
 package io.bellows.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,12 +26,16 @@ class CompactionOptionsTest {
         EngineOptions o = EngineOptions.defaults();
         assertEquals(CompactionStyle.LEVELED, o.compaction());
         assertSame(LeveledOptions.defaults(), o.compactionOptions());
-        assertSame(LeveledOptions.defaults(), LeveledOptions.builder().build());
-        assertSame(LeveledOptions.defaults(), LeveledOptions.defaults().toBuilder().build());
+        assertEquals(LeveledOptions.defaults(), LeveledOptions.builder().build());
+        assertEquals(LeveledOptions.defaults(), LeveledOptions.defaults().toBuilder().build());
         assertEquals(CompactionStyle.LEVELED, LeveledOptions.defaults().style());
         assertEquals(LeveledOptions.defaults().hashCode(), LeveledOptions.builder().build().hashCode());
-        assertEquals("LeveledOptions{}", LeveledOptions.defaults().toString());
+        assertEquals("LeveledOptions{dynamicLevelBytes=true}", LeveledOptions.defaults().toString());
         assertNotEquals(LeveledOptions.defaults(), FlsmOptions.defaults());
+        LeveledOptions fixed = LeveledOptions.builder().dynamicLevelBytes(false).build();
+        assertFalse(fixed.dynamicLevelBytes());
+        assertNotEquals(LeveledOptions.defaults(), fixed);
+        assertEquals(fixed, fixed.toBuilder().build());
     }
 
     @Test

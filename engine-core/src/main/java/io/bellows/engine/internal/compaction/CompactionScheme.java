@@ -97,7 +97,19 @@ public interface CompactionScheme extends SchemeState {
      */
     Compaction pickManual(Version v, int level, byte[] from, byte[] to);
 
+    /** How hard the backlog of {@code v} that the scheme counts itself (e.g. L0 tables) pushes back on writers. */
     WritePressure pressure(Version v);
+
+    /**
+     * An estimate of the bytes compaction must still write before every level of {@code v} is within
+     * its target (RocksDB's estimated pending compaction bytes), which the engine holds against
+     * {@code EngineOptions.pendingCompactionBytesLimits} besides {@link #pressure}, and reports in
+     * {@code EngineStats}. A function of {@code v} alone: stats call it without the engine lock. Default 0:
+     * the scheme does not estimate it, and only {@link #pressure} holds writers back.
+     */
+    default long pendingCompactionBytes(Version v) {
+        return 0;
+    }
 
     /** Adds to {@code edit} the scheme's own state changes after {@code c} ran (e.g. compaction cursors). */
     void onCompacted(Compaction c, VersionEdit edit);

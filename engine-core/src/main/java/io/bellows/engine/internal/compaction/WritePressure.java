@@ -1,5 +1,7 @@
 package io.bellows.engine.internal.compaction;
 
+import io.bellows.engine.internal.version.Version;
+
 /** How hard a scheme's disk state pushes back on writers. */
 public enum WritePressure {
     NONE,
@@ -7,6 +9,21 @@ public enum WritePressure {
     SLOWDOWN,
     /** Stop writes until compaction has reduced the backlog. */
     STOP;
+
+    /**
+     * The pressure {@code scheme} puts on writers in {@code v}: the higher of its own {@link CompactionScheme#pressure}
+     * and that of its pending compaction bytes against the soft and hard limits (0: no limit).
+     */
+    public static WritePressure of(CompactionScheme scheme, Version v, long softPendingBytes, long hardPendingBytes) {
+        WritePressure own = scheme.pressure(v);
+        if (own == STOP || softPendingBytes == 0 && hardPendingBytes == 0) {
+            return own;
+        }
+        long pending = scheme.pendingCompactionBytes(v);
+        WritePressure bytes = hardPendingBytes > 0 && pending >= hardPendingBytes ? STOP
+                : softPendingBytes > 0 && pending >= softPendingBytes ? SLOWDOWN : NONE;
+        return bytes.compareTo(own) > 0 ? bytes : own;
+    }
 
     /** The pressure of a backlog of {@code amount} against its slowdown and stop limits. */
     public static WritePressure of(double amount, double slowdown, double stop) {

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Backpressure for the write group at the head of the queue: delays it once when the scheme reports
- * SLOWDOWN, waits while the scheme says STOP or a MemStore snapshot is still being flushed, waits
- * (bounded) for MemStore memory, and switches to a new MemStore when the current one is due for a flush.
- * Every wait is counted as a stall.
+ * SLOWDOWN (by its own counts or its pending compaction bytes), waits while it says STOP or a MemStore
+ * snapshot is still being flushed, waits (bounded) for MemStore memory, and switches to a new MemStore
+ * when the current one is due for a flush. Every wait is counted as a stall.
  */
 final class StallController {
     private static final long STALL_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -127,7 +127,8 @@ final class StallController {
     /** The first rule that applies, in priority order. */
     @GuardedBy("state.lock")
     private Step next(boolean force, boolean allowDelay, long bytes, long entries) {
-        WritePressure pressure = ctx.scheme.pressure(ctx.versions.current());
+        WritePressure pressure = WritePressure.of(ctx.scheme, ctx.versions.current(),
+                ctx.options.softPendingCompactionBytesLimit(), ctx.options.hardPendingCompactionBytesLimit());
         if (allowDelay && pressure == WritePressure.SLOWDOWN) {
             return Step.DELAY;
         }

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction.leveled;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.compaction.LevelIterator;
@@ -25,7 +26,9 @@ import java.util.Set;
  * LevelDB/RocksDB leveled compaction. L0 holds flushed tables that may overlap; every deeper level is
  * a run of disjoint tables whose target size grows by {@code levelSizeMultiplier}. A level over its
  * target (L0: over {@code l0CompactionTrigger} tables) is compacted by merging one table (L0: all of
- * them) with the tables it overlaps in the next level; a table with no overlap just moves down.
+ * them) with the tables it overlaps in the next level; a table with no overlap just moves down. With
+ * dynamic level bytes ({@link LevelTargets#shape}) the targets follow the largest level's size and L0
+ * compacts into the base level, the first level the data needs, skipping the empty ones above it.
  *
  * <p>State: one compaction cursor per level (the largest key last compacted from it), persisted so
  * that after a restart compaction continues round-robin through the key space instead of rewriting
@@ -53,16 +56,18 @@ public final class LeveledScheme implements CompactionScheme {
         Compaction admit(Version v, Compaction c);
     }
 
+    /** LEVELED itself, with its {@link LeveledOptions}. */
     public LeveledScheme(EngineOptions o) {
-        this(o, (v, c) -> c);
+        this(o, ((LeveledOptions) o.compactionOptions()).dynamicLevelBytes(), (v, c) -> c);
     }
 
-    public LeveledScheme(EngineOptions o, L0Gate l0Gate) {
+    /** The leveled part of another scheme, with static or dynamic level targets. */
+    public LeveledScheme(EngineOptions o, boolean dynamicLevelBytes, L0Gate l0Gate) {
         this.l0Gate = l0Gate;
         numLevels = o.numLevels();
         l0Slowdown = o.l0SlowdownTrigger();
         l0Stop = o.l0StopTrigger();
-        targets = new LevelTargets(o);
+        targets = new LevelTargets(o, dynamicLevelBytes);
         targetFileSize = o.targetFileSize();
         cursors = new byte[numLevels][];
     }
@@ -106,12 +111,13 @@ public final class LeveledScheme implements CompactionScheme {
 
     @Override
     public Compaction pick(Version v, Set<Long> busy) {
+        LevelTargets.Shape shape = targets.shape(v);
         double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
-            scores[level] = targets.score(v, level);
+            scores[level] = shape.score(level);
         }
         for (int level : LevelTargets.due(scores)) {
-            Compaction c = level == 0 ? pickL0(v, busy) : pickLevel(v, level, busy);
+            Compaction c = level == 0 ? pickL0(v, shape.baseLevel(), busy) : pickLevel(v, level, busy);
             if (c != null) {
                 return c;
             }
@@ -119,14 +125,19 @@ public final class LeveledScheme implements CompactionScheme {
         return null;
     }
 
-    private Compaction pickL0(Version v, Set<Long> busy) {
+    /** The level L0 compacts into: L1, or with dynamic level bytes the base level of {@code v}. */
+    public int baseLevel(Version v) {
+        return targets.shape(v).baseLevel();
+    }
+
+    private Compaction pickL0(Version v, int baseLevel, Set<Long> busy) {
         List<FileMeta> l0 = v.files(0);
         for (FileMeta f : l0) {
             if (busy.contains(f.number)) {
                 return null;
             }
         }
-        Compaction c = build(v, 0, l0, busy, "L0 has " + l0.size() + " tables");
+        Compaction c = build(v, 0, baseLevel, l0, busy, "L0 has " + l0.size() + " tables");
         return c == null ? null : l0Gate.admit(v, c);
     }
 
@@ -148,7 +159,7 @@ public final class LeveledScheme implements CompactionScheme {
             if (busy.contains(f.number)) {
                 continue;
             }
-            Compaction c = build(v, level, List.of(f), busy, "L" + level + " over target");
+            Compaction c = build(v, level, level + 1, List.of(f), busy, "L" + level + " over target");
             if (c != null) {
                 return c;
             }
@@ -168,18 +179,17 @@ public final class LeveledScheme implements CompactionScheme {
         if (level == 0) {
             files = v.files(0);
         }
-        return build(v, level, files, Set.of(), "manual");
+        return build(v, level, level == 0 ? baseLevel(v) : level + 1, files, Set.of(), "manual");
     }
 
-    /** Adds the next level's overlaps to {@code inputs}; null if any table involved is busy. */
-    private Compaction build(Version v, int level, List<FileMeta> inputs, Set<Long> busy, String reason) {
+    /** Adds the overlaps in level {@code out} to {@code inputs}; null if any table involved is busy. */
+    private Compaction build(Version v, int level, int out, List<FileMeta> inputs, Set<Long> busy, String reason) {
         byte[] lo = null;
         byte[] hi = null;
         for (FileMeta f : inputs) {
             lo = lo == null || Bytes.compare(f.smallestKey, lo) < 0 ? f.smallestKey : lo;
             hi = hi == null || Bytes.compare(f.largestKey, hi) > 0 ? f.largestKey : hi;
         }
-        int out = level + 1;
         List<FileMeta> next = v.overlapping(out, lo, hi);
         for (FileMeta f : next) {
             if (busy.contains(f.number)) {
@@ -221,6 +231,11 @@ public final class LeveledScheme implements CompactionScheme {
     @Override
     public WritePressure pressure(Version v) {
         return WritePressure.of(v.files(0).size(), l0Slowdown, l0Stop);
+    }
+
+    @Override
+    public long pendingCompactionBytes(Version v) {
+        return targets.shape(v).pendingCompactionBytes();
     }
 
     @Override

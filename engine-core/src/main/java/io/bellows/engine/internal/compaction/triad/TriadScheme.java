@@ -52,11 +52,11 @@ public final class TriadScheme implements CompactionScheme {
         if (t.disk()) {
             sketches = new Sketches();
             deferral = new L0Deferral(t.overlapRatioThreshold(), t.l0MaxTables(), sketches);
-            leveled = new LeveledScheme(o, deferral::admit);
+            leveled = new LeveledScheme(o, t.dynamicLevelBytes(), deferral::admit);
         } else {
             sketches = null;
             deferral = null;
-            leveled = new LeveledScheme(o);
+            leveled = new LeveledScheme(o, t.dynamicLevelBytes(), (v, c) -> c);
         }
     }
 
@@ -93,6 +93,11 @@ public final class TriadScheme implements CompactionScheme {
     @Override
     public WritePressure pressure(Version v) {
         return leveled.pressure(v);
+    }
+
+    @Override
+    public long pendingCompactionBytes(Version v) {
+        return leveled.pendingCompactionBytes(v);
     }
 
     @Override
@@ -147,10 +152,14 @@ public final class TriadScheme implements CompactionScheme {
         tableLogs.remove(number);
     }
 
-    /** Tables written to L1 carry their sketch too: TRIAD-DISK's overlap ratio counts the L1 tables L0 meets. */
+    /**
+     * Tables an L0 compaction writes carry their sketch too: TRIAD-DISK's overlap ratio counts the tables L0
+     * meets in the level it compacts into (L1, or the base level with dynamic level bytes), and only L0
+     * compactions write that level.
+     */
     @Override
     public TableSink compactionOutputs(Compaction c, TableWriteContext ctx) {
-        boolean sketched = sketches != null && c.outputLevel() <= 1;
+        boolean sketched = sketches != null && !c.inputs().isEmpty() && c.inputs().get(0).level() == 0;
         return new TableOutputs(ctx, c.splitter(), sketched ? sketches.annotator() : null);
     }
 
@@ -163,10 +172,11 @@ public final class TriadScheme implements CompactionScheme {
             }
         }
         if (sketches != null) {
-            for (int level = 0; level <= 1 && level < v.numLevels(); level++) {
-                for (FileMeta f : v.files(level)) {
-                    sketches.load(f, tables);
-                }
+            for (FileMeta f : v.files(0)) {
+                sketches.load(f, tables);
+            }
+            for (FileMeta f : v.files(leveled.baseLevel(v))) {
+                sketches.load(f, tables);
             }
         }
     }

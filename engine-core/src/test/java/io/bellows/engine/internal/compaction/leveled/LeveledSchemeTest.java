@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.EngineOptions;
+import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.io.CrashableFileSystem;
@@ -21,10 +22,11 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Picking decisions of the leveled scheme on hand-built versions. */
+/** Picking decisions of the leveled scheme with static level targets on hand-built versions. */
 class LeveledSchemeTest {
     private final EngineOptions options = EngineOptions.builder().numLevels(4).l0Triggers(2, 3, 4)
-            .maxBytesForLevelBase(1000 << 10).targetFileSize(100 << 10).levelSizeMultiplier(10).build();
+            .maxBytesForLevelBase(1000 << 10).targetFileSize(100 << 10).levelSizeMultiplier(10)
+            .compaction(LeveledOptions.builder().dynamicLevelBytes(false).build()).build();
     private LeveledScheme scheme;
     private VersionSet versions;
     private long seq = 1;

@@ -104,10 +104,17 @@ class TriadDiskGoldenTest {
                 seq)));
         Compaction c = scheme.pick(v, Set.of());
         assertNotNull(c, "ratio 0.5 >= 0.4: runs");
-        assertEquals(1, c.outputLevel());
+        assertEquals(3, c.outputLevel(), "nothing below L0: the last level is the base level");
         assertEquals(3, c.inputs().size());
         assertEquals(0.5, figure("l0.overlap.ratio"), 0.03);
         assertEquals(1.0, figure("l0.run"));
+    }
+
+    @Test
+    void staticTargetsCompactL0IntoL1() throws IOException {
+        open(TriadOptions.builder().dynamicLevelBytes(false).disk(false).build());
+        Version v = apply(new VersionEdit().addFile(0, table("a", 10, false)).addFile(0, table("b", 10, false)));
+        assertEquals(1, scheme.pick(v, Set.of()).outputLevel());
     }
 
     @Test
