@@ -21,6 +21,7 @@ public interface Cursor extends AutoCloseable {
     /** Positions at the last key (before the upper bound). */
     void seekToLast();
 
+    /** Whether the cursor is at an entry (false before the first positioning and past either end). */
     boolean isValid();
 
     /** REQUIRES: {@link #isValid()}. Moves to the next key; invalid past the last. */

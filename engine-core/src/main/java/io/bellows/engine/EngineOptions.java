@@ -11,6 +11,7 @@ import java.util.Objects;
  * {@link FlsmOptions}, {@link TrieOptions}), given with {@link Builder#compaction(CompactionOptions)}.
  */
 public final class EngineOptions {
+    /** The largest {@link Builder#maxValueLength} allowed: 256 MiB. */
     public static final int MAX_VALUE_LENGTH_LIMIT = 256 << 20;
 
     /** The settings, a private copy of the builder that made them (its fields are immutable values). */
@@ -20,10 +21,12 @@ public final class EngineOptions {
         values = b.copy();
     }
 
+    /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** Every option at its default (LEVELED, NONE, a 64 MiB MemStore; table under Options in the README). */
     public static EngineOptions defaults() {
         return builder().build();
     }
@@ -46,26 +49,32 @@ public final class EngineOptions {
         return values.compactionOptions;
     }
 
+    /** The MemStore policy: NONE, or one of Accordion's compacting policies. */
     public InMemoryCompaction inMemoryCompaction() {
         return values.inMemoryCompaction;
     }
 
+    /** MemStore bytes that trigger a flush. */
     public long memstoreSize() {
         return values.memstoreSize;
     }
 
+    /** The longest value a write may carry. */
     public int maxValueLength() {
         return values.maxValueLength;
     }
 
+    /** Target size of an SSTable data block before compression. */
     public int blockSize() {
         return values.blockSize;
     }
 
+    /** Entries between restart points in a data block. */
     public int blockRestartInterval() {
         return values.blockRestartInterval;
     }
 
+    /** Bloom filter bits per key in each SSTable; 0 for none. */
     public int bloomBitsPerKey() {
         return values.bloomBitsPerKey;
     }
@@ -76,34 +85,42 @@ public final class EngineOptions {
         return level == levels - 1 ? values.bottommostCompression : perLevel.get(Math.min(level, perLevel.size() - 1));
     }
 
+    /** Capacity of the block cache in bytes; 0 for none. */
     public long blockCacheSize() {
         return values.blockCacheSize;
     }
 
+    /** Size at which compaction cuts its output tables. */
     public long targetFileSize() {
         return values.targetFileSize;
     }
 
+    /** Target size of L1 (of the base level with dynamic level bytes). */
     public long maxBytesForLevelBase() {
         return values.maxBytesForLevelBase;
     }
 
+    /** How much larger each level's target is than the one above. */
     public int levelSizeMultiplier() {
         return values.levelSizeMultiplier;
     }
 
+    /** Levels including L0 (LSM_TRIE: its trie depth decides). */
     public int numLevels() {
         return values.numLevels;
     }
 
+    /** L0 tables that make an L0 compaction due. */
     public int l0CompactionTrigger() {
         return values.l0CompactionTrigger;
     }
 
+    /** L0 tables from which writes are slowed down. */
     public int l0SlowdownTrigger() {
         return values.l0SlowdownTrigger;
     }
 
+    /** L0 tables from which writes stop until compaction catches up. */
     public int l0StopTrigger() {
         return values.l0StopTrigger;
     }
@@ -118,22 +135,27 @@ public final class EngineOptions {
         return values.hardPendingBytes < 0 ? 256 * values.maxBytesForLevelBase : values.hardPendingBytes;
     }
 
+    /** How often the WAL is forced in the background for ASYNC writes. */
     public Duration walSyncInterval() {
         return values.walSyncInterval;
     }
 
+    /** Whether table files use direct I/O where the file system supports it. */
     public boolean directIo() {
         return values.directIo;
     }
 
+    /** Threads for flushes and compactions. */
     public int backgroundThreads() {
         return values.backgroundThreads;
     }
 
+    /** Whether opening a directory without a store creates one. */
     public boolean createIfMissing() {
         return values.createIfMissing;
     }
 
+    /** Whether opening a directory that holds a store fails. */
     public boolean errorIfExists() {
         return values.errorIfExists;
     }
@@ -276,6 +298,7 @@ public final class EngineOptions {
             return this;
         }
 
+        /** The MemStore policy; default NONE. */
         public Builder inMemoryCompaction(InMemoryCompaction policy) {
             inMemoryCompaction = Objects.requireNonNull(policy, "inMemoryCompaction");
             return this;
@@ -323,6 +346,7 @@ public final class EngineOptions {
             return this;
         }
 
+        /** Bloom filter bits per key; 0 to 64, 0 for none, default 10. */
         public Builder bloomBitsPerKey(int bits) {
             bloomBitsPerKey = (int) OptionChecks.range("bloomBitsPerKey", bits, 0, 64);
             return this;
@@ -412,11 +436,13 @@ public final class EngineOptions {
             return this;
         }
 
+        /** Whether opening a directory without a store creates one; default true. */
         public Builder createIfMissing(boolean create) {
             createIfMissing = create;
             return this;
         }
 
+        /** Whether opening a directory that holds a store fails; default false. */
         public Builder errorIfExists(boolean error) {
             errorIfExists = error;
             return this;

@@ -29,6 +29,7 @@ import java.util.Objects;
  */
 public record EngineStats(Io io, Reads reads, Background background, MemStore memstore, Levels levels,
         long lastSequence, Recovery recovery, Map<String, Double> scheme) {
+    /** Checks that no group is missing and copies the scheme's figures. */
     public EngineStats {
         Objects.requireNonNull(io, "io");
         Objects.requireNonNull(reads, "reads");
@@ -65,6 +66,7 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      */
     public record Recovery(long walFiles, long recordsReplayed, long tornTailBytes, long corruptRegions,
             long recordsDropped, long bytesDropped) {
+        /** Nothing replayed, nothing dropped. */
         public static final Recovery NONE = new Recovery(0, 0, 0, 0, 0, 0);
 
         /** Whether recovery dropped anything that was not a torn tail. */
@@ -85,6 +87,7 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      */
     public record Io(long userBytesWritten, long walBytesWritten, long flushBytesWritten, long compactionBytesRead,
             long compactionBytesWritten, String tableIoMode) {
+        /** Requires the I/O mode. */
         public Io {
             Objects.requireNonNull(tableIoMode, "tableIoMode");
         }
@@ -177,6 +180,7 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
             long inMemoryMerges, long inMemoryCompactions, long inMemoryAborted, long inMemoryBytesEliminated,
             double adaptiveUniqueness, double adaptiveThrottle, long chunksInUse, long chunksFree,
             long chunkPoolOffHeapBytes) {
+        /** Requires the segment counts. */
         public MemStore {
             Objects.requireNonNull(skiplist, "skiplist");
             Objects.requireNonNull(flat, "flat");
@@ -204,6 +208,7 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param perLevel one entry per level of the engine, {@code perLevel.get(i).level() == i}; copied
      */
     public record Levels(List<Level> perLevel) {
+        /** Copies the levels and checks they are numbered from 0 in order. */
         public Levels {
             perLevel = List.copyOf(perLevel);
             for (int i = 0; i < perLevel.size(); i++) {
@@ -218,6 +223,7 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
             return perLevel.size();
         }
 
+        /** Level {@code level}. */
         public Level get(int level) {
             return perLevel.get(level);
         }

@@ -15,10 +15,12 @@ public final class LeveledOptions implements CompactionOptions {
         dynamicLevelBytes = b.dynamicLevelBytes;
     }
 
+    /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The default LEVELED options (dynamic level bytes on). */
     public static LeveledOptions defaults() {
         return DEFAULTS;
     }
@@ -76,6 +78,7 @@ public final class LeveledOptions implements CompactionOptions {
             return this;
         }
 
+        /** The options set so far. */
         public LeveledOptions build() {
             return new LeveledOptions(this);
         }

@@ -31,10 +31,12 @@ public final class TriadOptions implements CompactionOptions {
         l0MaxTables = b.l0MaxTables;
     }
 
+    /** A builder starting from the defaults (all three techniques on). */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The default TRIAD options: TRIAD-MEM, TRIAD-DISK and TRIAD-LOG on, the paper's thresholds. */
     public static TriadOptions defaults() {
         return DEFAULTS;
     }
@@ -218,6 +220,7 @@ public final class TriadOptions implements CompactionOptions {
             return this;
         }
 
+        /** The options set so far. */
         public TriadOptions build() {
             return new TriadOptions(this);
         }
