@@ -257,6 +257,15 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      */
     public record Level(int level, int tables, long bytes) {}
 
+    /**
+     * The figures as multi-line text for a log (RocksDB's {@code rocksdb.stats}): tables and bytes per level,
+     * bytes written by cause, amplification, reads and the block cache hit rate, background work and stalls,
+     * the MemStore, recovery and the scheme's own figures.
+     */
+    public String report() {
+        return StatsReport.of(this);
+    }
+
     /** The headline figures on one line: bytes by cause, amplification, stalls, background work, tables per level. */
     @Override
     public String toString() {
