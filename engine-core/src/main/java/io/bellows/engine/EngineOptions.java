@@ -155,6 +155,11 @@ public final class EngineOptions {
         return values.createIfMissing;
     }
 
+    /** The listeners told of flushes, compactions, stalls and background errors. */
+    public List<EventListener> listeners() {
+        return values.listeners;
+    }
+
     /** Whether opening a directory that holds a store fails. */
     public boolean errorIfExists() {
         return values.errorIfExists;
@@ -254,6 +259,7 @@ public final class EngineOptions {
         private int bloomBitsPerKey = 10;
         private List<Compression> compression = List.of(Compression.NONE, Compression.NONE, Compression.LZ4);
         private Compression bottommostCompression = Compression.ZSTD;
+        private List<EventListener> listeners = List.of();
         private long blockCacheSize = 64L << 20;
         private long targetFileSize = 64L << 20;
         private long maxBytesForLevelBase = 256L << 20;
@@ -439,6 +445,12 @@ public final class EngineOptions {
         /** Whether opening a directory without a store creates one; default true. */
         public Builder createIfMissing(boolean create) {
             createIfMissing = create;
+            return this;
+        }
+
+        /** Listeners told of the engine's background work ({@link EventListener}); default none. */
+        public Builder listeners(EventListener... all) {
+            listeners = List.of(all);
             return this;
         }
 

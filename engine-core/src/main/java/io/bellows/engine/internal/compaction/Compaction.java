@@ -100,6 +100,11 @@ public final class Compaction {
         return mergeGroups;
     }
 
+    /** Why the scheme picked it (its own words: "size", "l0", "manual", ...). */
+    public String reason() {
+        return reason;
+    }
+
     public int outputLevel() {
         return outputLevel;
     }

@@ -87,6 +87,7 @@ final class CompactionScheduler {
         } catch (IOException | RuntimeException e) {
             ctx.counters.backgroundErrors.increment();
             LOG.error("compaction failed: {}; its inputs are untouched", c, e);
+            ctx.events.backgroundError("compaction", e);
         } finally {
             state.lock.lock();
             try {
@@ -114,10 +115,13 @@ final class CompactionScheduler {
     private void execute(Compaction c) throws IOException {
         TableSink out = ctx.scheme.compactionOutputs(c, ctx.writeContext(ctx.counters.compactionBytesWritten, c.outputLevel()));
         boolean keepOutputs = false;
+        long start = System.nanoTime();
+        ctx.events.compactionBegin(c);
         try {
             VersionEdit edit = ctx.scheme.runCompaction(c, ctx.tables, ctx.snapshots.sequences(), out);
             ctx.scheme.onCompacted(c, edit);
             ctx.versions.logAndApply(edit);
+            ctx.events.compactionCompleted(c, edit, System.nanoTime() - start);
             if (!c.isTrivialMove()) {
                 ctx.counters.compactionBytesRead.add(c.inputBytes());
             }
@@ -172,6 +176,7 @@ final class CompactionScheduler {
             }
         } catch (IOException e) {
             ctx.counters.backgroundErrors.increment();
+            ctx.events.backgroundError("compactRange", e);
             throw IoErrors.wrap("compactRange failed", e);
         } finally {
             state.lock.lock();

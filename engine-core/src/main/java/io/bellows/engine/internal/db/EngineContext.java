@@ -29,6 +29,7 @@ final class EngineContext {
     final MemStore memstore;
     final TableCache tables;
     final SnapshotList snapshots;
+    final Events events;
     /** Tables being written by flushes and compactions, not yet in a version: the sweep leaves them. */
     final Set<Long> pendingOutputs = ConcurrentHashMap.newKeySet();
     private final TableOutputs.Format tableFormat;
@@ -46,6 +47,7 @@ final class EngineContext {
         this.memstore = memstore;
         this.tables = tables;
         this.snapshots = snapshots;
+        this.events = new Events(options.listeners());
         this.tableFormat = new TableOutputs.Format(options.blockSize(), options.blockRestartInterval(),
                 options.bloomBitsPerKey());
     }

@@ -104,6 +104,8 @@ final class FlushScheduler {
             state.lock.unlock();
         }
         List<FileMeta> files = List.of();
+        long start = System.nanoTime();
+        ctx.events.flushBegin();
         try {
             // WAL truncation (on this thread, so not during this flush) may have released the oldest logs.
             long first = ctx.versions.logNumber();
@@ -122,6 +124,7 @@ final class FlushScheduler {
                 }
             }
             ctx.counters.backgroundErrors.increment();
+            ctx.events.backgroundError("flush", e);
             state.lock.lock();
             try {
                 long delay = retryDelay(++failures);
@@ -139,6 +142,7 @@ final class FlushScheduler {
         for (FileMeta f : files) {
             ctx.pendingOutputs.remove(f.number);
         }
+        ctx.events.flushCompleted(files, System.nanoTime() - start);
         state.lock.lock();
         try {
             // Only now that the version holds the table may readers stop finding the data in memory.

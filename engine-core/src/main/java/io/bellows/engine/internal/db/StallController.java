@@ -74,6 +74,7 @@ final class StallController {
                         if (stallStart == 0) {
                             stallStart = System.nanoTime();
                             ctx.counters.stalls.increment();
+                            ctx.events.stallBegin();
                         }
                         compactions.maybeSchedule();
                         state.backgroundChanged.awaitNanos(STALL_RECHECK_NANOS);
@@ -89,6 +90,7 @@ final class StallController {
                             if (stallStart == 0) {
                                 stallStart = now;
                                 ctx.counters.stalls.increment();
+                                ctx.events.stallBegin();
                             }
                         } else if (now - memoryWaitStart > MEMORY_WAIT_NANOS) {
                             throw new MemoryLimitException("the MemStore's memory had no room for a write of " + bytes
@@ -113,7 +115,9 @@ final class StallController {
             throw new EngineIOException("interrupted while waiting for a flush", new InterruptedIOException());
         } finally {
             if (stallStart != 0) {
-                ctx.counters.stallNanos.add(System.nanoTime() - stallStart);
+                long stalled = System.nanoTime() - stallStart;
+                ctx.counters.stallNanos.add(stalled);
+                ctx.events.stallEnded(stalled);
             }
         }
     }
