@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -213,6 +214,31 @@ class EngineApiTest {
             assertEquals(100, registry.get("bellows.gets").functionCounter().count());
             assertTrue(registry.get("bellows.bytes.written").tag("cause", "flush").functionCounter().count() > 0);
             assertTrue(registry.get("bellows.write.amplification").gauge().value() >= 1.0);
+            // Background compaction may change the levels between two readings: compare a pair that agrees.
+            EngineStats now = db.stats();
+            double levelBytes = -1;
+            for (int attempt = 0; attempt < 100 && levelBytes != now.levels().liveTableBytes(); attempt++) {
+                now = db.stats();
+                levelBytes = 0;
+                for (int level = 0; level < now.levels().count(); level++) {
+                    levelBytes += registry.get("bellows.level.bytes").tag("level", Integer.toString(level)).gauge().value();
+                }
+            }
+            assertEquals(now.levels().liveTableBytes(), levelBytes);
+            assertEquals(now.levels().count(), registry.find("bellows.level.tables").gauges().size());
+            assertTrue(registry.get("bellows.compaction.pending.bytes").gauge().value() >= 0);
+            // Calls are timed once metrics are bound, each op on its own timer.
+            db.get(b("k1"));
+            db.get(b("k2"));
+            db.put(b("k1"), b("v"));
+            try (Cursor c = db.cursor(ReadOptions.defaults())) {
+                c.seekToFirst();
+            }
+            assertEquals(2, registry.get("bellows.op.latency").tag("op", "get").timer().count());
+            assertEquals(1, registry.get("bellows.op.latency").tag("op", "put").timer().count());
+            assertEquals(1, registry.get("bellows.op.latency").tag("op", "cursor").timer().count());
+            assertEquals(0, registry.get("bellows.op.latency").tag("op", "write").timer().count());
+            assertTrue(registry.get("bellows.op.latency").tag("op", "get").timer().totalTime(TimeUnit.NANOSECONDS) > 0);
         }
     }
 

@@ -27,6 +27,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -162,22 +163,44 @@ public final class EngineImpl implements Engine {
 
     // ---------------------------------------------------------------- writes
 
+    /** Latency timers, one set per registry the metrics were bound to; none until then (docs: OpTimers). */
+    private volatile OpTimers[] timers = OpTimers.NONE;
+
     @Override
     public void put(byte[] key, byte[] value, WriteOptions options) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
         // Sized for the encoded put (kind byte, two varint lengths of at most 5 bytes, key, value).
-        write(new WriteBatch(11 + key.length + value.length).put(key, value), options);
+        apply(new WriteBatch(11 + key.length + value.length).put(key, value), options);
+        if (t.length != 0) {
+            OpTimers.record(t, OpTimers.PUT, t0);
+        }
     }
 
     @Override
     public void delete(byte[] key, WriteOptions options) {
         Objects.requireNonNull(key, "key");
-        write(new WriteBatch(6 + key.length).delete(key), options);
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
+        apply(new WriteBatch(6 + key.length).delete(key), options);
+        if (t.length != 0) {
+            OpTimers.record(t, OpTimers.DELETE, t0);
+        }
     }
 
     @Override
     public void write(WriteBatch batch, WriteOptions wo) {
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
+        apply(batch, wo);
+        if (t.length != 0) {
+            OpTimers.record(t, OpTimers.WRITE, t0);
+        }
+    }
+
+    private void apply(WriteBatch batch, WriteOptions wo) {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(wo, "options");
         checkOpen();
@@ -196,7 +219,14 @@ public final class EngineImpl implements Engine {
 
     @Override
     public byte[] get(byte[] key, ReadOptions ro) {
-        return reads.get(key, ro);
+        OpTimers[] t = timers;
+        if (t.length == 0) {
+            return reads.get(key, ro);
+        }
+        long t0 = System.nanoTime();
+        byte[] v = reads.get(key, ro);
+        OpTimers.record(t, OpTimers.GET, t0);
+        return v;
     }
 
     @Override
@@ -206,7 +236,13 @@ public final class EngineImpl implements Engine {
 
     @Override
     public List<byte[]> multiGet(List<byte[]> keys, ReadOptions ro) {
-        return reads.multiGet(keys, ro);
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
+        List<byte[]> values = reads.multiGet(keys, ro);
+        if (t.length != 0) {
+            OpTimers.record(t, OpTimers.MULTI_GET, t0);
+        }
+        return values;
     }
 
     @Override
@@ -216,7 +252,20 @@ public final class EngineImpl implements Engine {
 
     @Override
     public Cursor cursor(ReadOptions ro) {
-        return reads.cursor(ro);
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
+        Cursor c = reads.cursor(ro);
+        if (t.length != 0) {
+            OpTimers.record(t, OpTimers.CURSOR, t0);
+        }
+        return c;
+    }
+
+    /** Starts timing calls into {@code registry} too (metrics bound to it). */
+    synchronized void addTimers(OpTimers t) {
+        OpTimers[] now = Arrays.copyOf(timers, timers.length + 1);
+        now[now.length - 1] = t;
+        timers = now;
     }
 
     // ---------------------------------------------------------------- maintenance

@@ -3,6 +3,7 @@ package io.bellows.engine.internal.db;
 import io.bellows.engine.internal.memstore.MemStoreCounters;
 import io.bellows.engine.internal.memstore.MemStoreStats;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -89,11 +90,30 @@ final class EngineMetrics implements MeterBinder {
         gauge(registry, "bellows.space.amplification", EngineMetrics::spaceAmp, null,
                 "live table bytes / bytes of the last non-empty level");
         gauge(registry, "bellows.tables.live.bytes", EngineMetrics::liveBytes, "bytes", "bytes of live tables");
+        for (int level = 0; level < engine.versions().numLevels(); level++) {
+            int l = level;
+            Gauge.builder("bellows.level.tables", engine, e -> e.versions().current().files(l).size())
+                    .tags(tags.and("level", Integer.toString(l))).description("live tables in the level")
+                    .strongReference(true).register(registry);
+            Gauge.builder("bellows.level.bytes", engine, e -> levelBytes(e, l)).tags(tags.and("level", Integer.toString(l)))
+                    .baseUnit("bytes").description("bytes of the level's live tables").strongReference(true).register(registry);
+        }
+        gauge(registry, "bellows.compaction.pending.bytes", e -> e.scheme().pendingCompactionBytes(e.versions().current()),
+                "bytes", "the scheme's estimate of the bytes compaction must still write (LEVELED, TRIAD)");
+        engine.addTimers(new OpTimers(registry, tags));
         for (String figure : engine.scheme().figures().keySet()) {
             Gauge.builder("bellows.scheme", engine, e -> e.scheme().figures().getOrDefault(figure, Double.NaN))
                     .tags(tags.and("figure", figure)).description("the compaction scheme's own figures (docs/tuning.md)")
                     .strongReference(true).register(registry);
         }
+    }
+
+    private static double levelBytes(EngineImpl e, int level) {
+        long sum = 0;
+        for (FileMeta f : e.versions().current().files(level)) {
+            sum += f.fileSize;
+        }
+        return sum;
     }
 
     /** Data and heap bytes of one segment kind. */
