@@ -8,6 +8,7 @@ import io.bellows.engine.Snapshot;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,6 +88,11 @@ class ModelEngine implements Engine {
     @Override
     public Snapshot snapshot() {
         throw new UnsupportedOperationException("the model engine has no snapshots");
+    }
+
+    @Override
+    public void checkpoint(Path target) {
+        throw new UnsupportedOperationException("the model engine has no checkpoints");
     }
 
     @Override

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bellows", mixinStandardHelpOptions = true, version = "bellows 0.1.0",
         description = "Look inside, check and operate a closed Bellows store.",
         subcommands = {InfoCommand.class, VerifyCommand.class, DumpManifestCommand.class, DumpWalCommand.class,
-            DumpTableCommand.class, GetCommand.class, ScanCommand.class, CompactCommand.class})
+            DumpTableCommand.class, GetCommand.class, ScanCommand.class, CompactCommand.class, CheckpointCommand.class})
 public final class BellowsCli {
     public static void main(String[] args) {
         System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));

@@ -217,6 +217,12 @@ class BellowsCliTest {
         assertEquals(0, reverse.status(), reverse.err());
         assertEquals(List.of("key000009 = value-9", "key000008 = value-8", "key000006 = value-6"),
                 reverse.out().lines().limit(3).toList(), reverse.out());
+        Path copy = tmp.resolve("copy");
+        Run checkpoint = cli("checkpoint", dir, copy);
+        assertEquals(0, checkpoint.status(), checkpoint.err());
+        assertEquals("value-42", cli("get", copy, "key000042").out().trim());
+        assertEquals(0, cli("verify", copy).status());
+        assertEquals(1, cli("checkpoint", dir, copy).status(), "an existing target is refused");
         Run compact = cli("compact", dir, "--json");
         assertEquals(0, compact.status(), compact.err());
         assertEquals(0, cli("verify", dir).status());

@@ -82,6 +82,18 @@ public interface Engine extends AutoCloseable {
     /** A cursor at the snapshot and within the bounds of {@code options}. */
     Cursor cursor(ReadOptions options);
 
+    /**
+     * Makes an openable, consistent copy of this store in {@code target}, which must not exist, while
+     * writes go on (RocksDB's checkpoint): immutable table files are hard-linked where the file system
+     * allows and copied otherwise, the manifest is written afresh, and the WAL files are copied as they
+     * are. Opening the copy gives the state after a prefix of the writes that includes every write
+     * acknowledged before this call (writes made without a WAL are flushed first). This is how a store
+     * is backed up or a replica seeded.
+     *
+     * @throws IllegalArgumentException if {@code target} exists
+     */
+    void checkpoint(Path target);
+
     /** Writes the MemStore to tables and waits for it; afterwards no WAL is needed to recover. */
     void flush();
 

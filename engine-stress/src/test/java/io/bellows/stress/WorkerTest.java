@@ -118,6 +118,11 @@ class WorkerTest {
         }
 
         @Override
+        public void checkpoint(Path target) {
+            db.checkpoint(target);
+        }
+
+        @Override
         public Cursor cursor(ReadOptions options) {
             Cursor c = db.cursor(options);
             return !cursors ? c : new Cursor() {

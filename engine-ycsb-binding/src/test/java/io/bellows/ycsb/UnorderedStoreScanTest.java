@@ -235,6 +235,11 @@ class UnorderedStoreScanTest {
         }
 
         @Override
+        public void checkpoint(Path target) {
+            real.checkpoint(target);
+        }
+
+        @Override
         public void flush() {
             real.flush();
         }

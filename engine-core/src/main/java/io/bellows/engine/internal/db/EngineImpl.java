@@ -50,6 +50,7 @@ public final class EngineImpl implements Engine {
     private final EngineContext ctx;
     private final BackgroundThreads threads = new BackgroundThreads();
     private final Closeable dirLock;
+    private final ObsoleteFiles obsoleteFiles;
     private final FileSweeper sweeper;
     private final WalRetention walRetention;
     private final CompactionScheduler compactions;
@@ -102,7 +103,8 @@ public final class EngineImpl implements Engine {
         TableCache tables = new TableCache(dir, fs, formats);
         this.ctx = new EngineContext(dir, options, fs, counters, memstoreCounters, scheme, versions, memstore, tables,
                 snapshots);
-        this.sweeper = new FileSweeper(new ObsoleteFiles(dir, fs, versions, ctx.pendingOutputs, tables, scheme), threads,
+        this.obsoleteFiles = new ObsoleteFiles(dir, fs, versions, ctx.pendingOutputs, tables, scheme);
+        this.sweeper = new FileSweeper(obsoleteFiles, threads,
                 state);
         this.walRetention = new WalRetention(state, ctx, threads, sweeper);
         this.compactions = new CompactionScheduler(state, ctx, threads, sweeper);
@@ -275,6 +277,31 @@ public final class EngineImpl implements Engine {
         checkOpen();
         writes.switchMemStore();
         flushes.awaitFlushed();
+    }
+
+    @Override
+    public void checkpoint(Path target) {
+        Objects.requireNonNull(target, "target");
+        checkOpen();
+        // Writes made without a WAL are in memory only: a flush puts them where the checkpoint copies. A
+        // snapshot being flushed may hold some too: wait for it.
+        boolean unlogged;
+        state.lock.lock();
+        try {
+            unlogged = walRetention.hasUnloggedWrites();
+        } finally {
+            state.lock.unlock();
+        }
+        if (unlogged) {
+            flush();
+        } else {
+            flushes.awaitFlushed();
+        }
+        try {
+            Checkpoints.make(ctx, obsoleteFiles, target);
+        } catch (IOException e) {
+            throw IoErrors.wrap("checkpoint to " + target + " failed", e);
+        }
     }
 
     @Override

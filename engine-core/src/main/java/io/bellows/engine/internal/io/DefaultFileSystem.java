@@ -135,6 +135,19 @@ public final class DefaultFileSystem implements FileSystem {
     }
 
     @Override
+    public void linkOrCopy(Path source, Path target) throws IOException {
+        try {
+            Files.createLink(target, source);
+        } catch (UnsupportedOperationException | IOException e) {
+            // Another file system, or one without hard links: copy, and make the copy durable.
+            Files.copy(source, target);
+            try (FileChannel ch = FileChannel.open(target, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+        }
+    }
+
+    @Override
     public Closeable lock(Path lockFile) throws IOException {
         return DirectoryLock.acquire(lockFile);
     }

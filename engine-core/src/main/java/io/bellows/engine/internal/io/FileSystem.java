@@ -58,6 +58,23 @@ public interface FileSystem {
     /** Atomically replaces {@code target} with {@code source}. */
     void rename(Path source, Path target) throws IOException;
 
+    /**
+     * Makes {@code target} a durable copy of the immutable file {@code source}: a hard link where the file
+     * system allows (then no byte is copied), else a copy, synced. Default: a copy through this interface.
+     */
+    default void linkOrCopy(Path source, Path target) throws IOException {
+        try (ReadableFile in = openTable(source); WritableFile out = createLog(target)) {
+            long size = in.size();
+            for (long pos = 0; pos < size; ) {
+                int n = (int) Math.min(1 << 20, size - pos);
+                byte[] b = in.read(pos, n);
+                out.append(b, 0, b.length);
+                pos += n;
+            }
+            out.sync();
+        }
+    }
+
     /** Makes the directory's entries (creations, renames, deletions) durable. */
     void syncDirectory(Path dir) throws IOException;
 

@@ -231,18 +231,7 @@ public final class VersionSet implements AutoCloseable {
         try {
             file = fs.createLog(path);
             w = new LogWriter(file, FileHeader.KIND_MANIFEST);
-            VersionEdit snap = new VersionEdit().scheme(scheme).logNumber(logNumber).nextFileNumber(nextFileNumber)
-                    .lastSequence(lastSequence);
-            Version v = current;
-            for (int level = 0; level < v.numLevels(); level++) {
-                for (FileMeta f : v.files(level)) {
-                    snap.addFile(level, v.placement(f.number), f);
-                }
-            }
-            for (byte[] r : schemeState.snapshot()) {
-                snap.schemeRecord(r);
-            }
-            byte[] rec = snap.encode();
+            byte[] rec = snapshotEdit().encode();
             w.addRecord(rec, 0, rec.length);
             w.sync();
             fs.syncDirectory(dir);
@@ -281,6 +270,44 @@ public final class VersionSet implements AutoCloseable {
         if (oldNumber >= 0) {
             deleteQuietly(FileNames.manifest(dir, oldNumber));
         }
+    }
+
+    /** The whole current state as one edit: what a new manifest starts with. */
+    private VersionEdit snapshotEdit() {
+        VersionEdit snap = new VersionEdit().scheme(scheme).logNumber(logNumber).nextFileNumber(nextFileNumber)
+                .lastSequence(lastSequence);
+        Version v = current;
+        for (int level = 0; level < v.numLevels(); level++) {
+            for (FileMeta f : v.files(level)) {
+                snap.addFile(level, v.placement(f.number), f);
+            }
+        }
+        for (byte[] r : schemeState.snapshot()) {
+            snap.schemeRecord(r);
+        }
+        return snap;
+    }
+
+    /** What {@link #writeCheckpoint} captured: the version it described (acquired) and the log number. */
+    public record Checkpoint(Version version, long logNumber) {}
+
+    /**
+     * Writes the current state as the manifest of a new store in {@code target} (a checkpoint): a manifest
+     * holding one snapshot edit and CURRENT naming it, synced. The caller copies the tables of the returned
+     * version and the logs it needs, then releases the version.
+     */
+    public synchronized Checkpoint writeCheckpoint(Path target) throws IOException {
+        Path path = FileNames.manifest(target, manifestNumber);
+        try (LogWriter w = new LogWriter(fs.createLog(path), FileHeader.KIND_MANIFEST)) {
+            byte[] rec = snapshotEdit().encode();
+            w.addRecord(rec, 0, rec.length);
+            w.sync();
+        }
+        Path tmp = target.resolve(FileNames.CURRENT + FileNames.TEMP_SUFFIX);
+        writeCurrentTemp(tmp, path.getFileName().toString());
+        fs.rename(tmp, target.resolve(FileNames.CURRENT));
+        fs.syncDirectory(target);
+        return new Checkpoint(acquireCurrent(), logNumber);
     }
 
     private void writeCurrentTemp(Path tmp, String manifestName) throws IOException {
