@@ -12,8 +12,8 @@ import java.util.TreeSet;
 
 /**
  * Makes a checkpoint: an openable, consistent copy of a live store in another directory, as RocksDB's
- * {@code Checkpoint::CreateCheckpoint}. With the obsolete-file sweep held off (so no file it needs is
- * deleted meanwhile), the version set writes the current state as the checkpoint's manifest; the
+ * {@code Checkpoint::CreateCheckpoint}. With the obsolete-file sweep paused (so no file it needs is
+ * deleted meanwhile, while flushes and compactions go on), the version set writes the current state as the checkpoint's manifest; the
  * tables of that version are hard-linked (or copied), and every log the state needs (those from its
  * log number on, and older ones a CL-table reads) is copied as it is at that moment. A log being
  * appended is cut at a record boundary or inside a record, which recovery takes as a torn tail, so the
@@ -22,12 +22,13 @@ import java.util.TreeSet;
 final class Checkpoints {
     private Checkpoints() {}
 
-    static void make(EngineContext ctx, ObsoleteFiles obsolete, Path target) throws IOException {
+    static void make(EngineContext ctx, ObsoleteFiles obsolete, FileSweeper sweeper, Path target) throws IOException {
         if (ctx.fs.exists(target)) {
             throw new IllegalArgumentException("checkpoint directory " + target + " already exists");
         }
         ctx.fs.createDirectories(target);
-        synchronized (obsolete) {
+        obsolete.pause();
+        try {
             VersionSet.Checkpoint c = ctx.versions.writeCheckpoint(target);
             Version v = c.version();
             try {
@@ -52,6 +53,9 @@ final class Checkpoints {
             } finally {
                 v.release();
             }
+        } finally {
+            obsolete.resume();
+            sweeper.schedule();
         }
         ctx.fs.syncDirectory(target);
     }

@@ -298,7 +298,7 @@ public final class EngineImpl implements Engine {
             flushes.awaitFlushed();
         }
         try {
-            Checkpoints.make(ctx, obsoleteFiles, target);
+            Checkpoints.make(ctx, obsoleteFiles, sweeper, target);
         } catch (IOException e) {
             throw IoErrors.wrap("checkpoint to " + target + " failed", e);
         }

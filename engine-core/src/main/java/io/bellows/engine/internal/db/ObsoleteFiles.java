@@ -38,7 +38,23 @@ final class ObsoleteFiles {
         this.tables = tables;
     }
 
+    /** Held off while a checkpoint copies files (RocksDB's DisableFileDeletions); counted, as they nest. */
+    private int paused;
+
+    /** Holds off sweeps until {@link #resume}; waits for a running sweep to finish. */
+    synchronized void pause() {
+        paused++;
+    }
+
+    synchronized void resume() {
+        paused--;
+    }
+
     synchronized void sweep(boolean atOpen) throws IOException {
+        if (paused > 0) {
+            // The files stay until the sweep scheduled at resume.
+            return;
+        }
         // Order matters. A table is registered as pending before its file is created and leaves the
         // pending set only after its version is installed. So every table file in the listing is, by the
         // time the pending set is read after the listing, either still pending or already installed, and
