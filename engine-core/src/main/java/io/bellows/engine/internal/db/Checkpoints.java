@@ -22,7 +22,8 @@ import java.util.TreeSet;
 final class Checkpoints {
     private Checkpoints() {}
 
-    static void make(EngineContext ctx, ObsoleteFiles obsolete, FileSweeper sweeper, Path target) throws IOException {
+    static void make(EngineContext ctx, ObsoleteFiles obsolete, FileSweeper sweeper, Path target)
+            throws IOException {
         if (ctx.fs.exists(target)) {
             throw new IllegalArgumentException("checkpoint directory " + target + " already exists");
         }
