@@ -13,9 +13,9 @@ import java.util.TreeSet;
 /**
  * Makes a checkpoint: an openable, consistent copy of a live store in another directory, as RocksDB's
  * {@code Checkpoint::CreateCheckpoint}. With the obsolete-file sweep paused (so no file it needs is
- * deleted meanwhile, while flushes and compactions go on), the version set writes the current state as the checkpoint's manifest; the
- * tables of that version are hard-linked (or copied), and every log the state needs (those from its
- * log number on, and older ones a CL-table reads) is copied as it is at that moment. A log being
+ * deleted meanwhile, while flushes and compactions go on), the version set writes the current state as
+ * the checkpoint's manifest; the tables of that version are hard-linked (or copied), and every log the
+ * state needs (those from its log number on, and older ones a CL-table reads) is copied as it is then. A log being
  * appended is cut at a record boundary or inside a record, which recovery takes as a torn tail, so the
  * checkpoint holds a prefix of the writes that includes every write acknowledged before the call.
  */

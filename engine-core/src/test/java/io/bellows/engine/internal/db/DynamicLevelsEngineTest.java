@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Compression;
 import io.bellows.engine.EngineConfigs;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
@@ -29,8 +30,10 @@ class DynamicLevelsEngineTest {
     private static final Path DIR = Path.of("/db");
     private static final int KEYS = 12_000;
 
+    /** Uncompressed: the level shape is about bytes of data, which compression of the deeper levels would blur. */
     private static EngineOptions options(boolean dynamic) {
         return EngineConfigs.small(CompactionStyle.LEVELED, InMemoryCompaction.NONE).levelSizeMultiplier(10)
+                .compression(Compression.NONE).bottommostCompression(Compression.NONE)
                 .compaction(LeveledOptions.builder().dynamicLevelBytes(dynamic).build()).build();
     }
 
