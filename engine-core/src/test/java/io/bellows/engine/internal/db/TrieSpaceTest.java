@@ -101,7 +101,10 @@ class TrieSpaceTest {
                     EngineStats.Levels levels = db.stats().levels();
                     long bytes = levels.liveTableBytes();
                     peakBytes = Math.max(peakBytes, bytes);
-                    assertTrue(bytes <= FACTOR * writtenSinceCompaction + ALLOWANCE_TABLES * MIN_TABLE_BYTES,
+                    // Between compactRange calls the root pile may hold up to pileStop small flushed tables
+                    // that compaction has not merged yet (a loaded machine lags); each rounds its buckets up to
+                    // a power of two on top of its fixed pages, so each is allowed twice the minimal table.
+                    assertTrue(bytes <= FACTOR * writtenSinceCompaction + ALLOWANCE_TABLES * 2 * MIN_TABLE_BYTES,
                             where + ": " + bytes + " table bytes after " + writtenSinceCompaction
                                     + " user bytes written since the last compactRange; " + levels);
                 }
