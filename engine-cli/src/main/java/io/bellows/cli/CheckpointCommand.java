@@ -5,32 +5,20 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows checkpoint DIR TARGET}: an openable copy of a closed store (Engine.checkpoint). */
 @Command(name = "checkpoint", mixinStandardHelpOptions = true,
         description = "Copy a closed store to TARGET (which must not exist): tables hard-linked where the file system"
                 + " allows, the manifest written afresh, WAL files copied.")
-final class CheckpointCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
+final class CheckpointCommand extends StoreCommand {
     @Parameters(index = "1", paramLabel = "TARGET", description = "Where the copy goes; must not exist.")
     Path target;
 
     @Mixin
-    Output output;
-
-    @Mixin
     OpenStore store;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -39,7 +27,7 @@ final class CheckpointCommand implements Callable<Integer> {
             db.checkpoint(target);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("target", target);

@@ -3,26 +3,18 @@ package io.bellows.cli;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineStats;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows compact DIR}: compactRange over [--from, --to] (the whole store by default). */
 @Command(name = "compact", mixinStandardHelpOptions = true,
         description = "Compact a closed store's key range (the whole store by default), as compactRange does.")
-final class CompactCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
+final class CompactCommand extends StoreCommand {
     @Option(names = "--from", description = "First key (UTF-8; 0x... for hex).")
     String from;
 
@@ -30,13 +22,7 @@ final class CompactCommand implements Callable<Integer> {
     String to;
 
     @Mixin
-    Output output;
-
-    @Mixin
     OpenStore store;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -49,7 +35,7 @@ final class CompactCommand implements Callable<Integer> {
             after = db.stats();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("seconds", seconds);

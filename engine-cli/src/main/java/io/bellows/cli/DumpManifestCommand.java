@@ -4,38 +4,23 @@ import io.bellows.engine.internal.inspect.ManifestView;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows dump-manifest DIR}: every version edit of the current manifest, decoded. */
 @Command(name = "dump-manifest", mixinStandardHelpOptions = true,
         description = "Print every version edit of the manifest CURRENT names, decoded.")
-final class DumpManifestCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
-    @Mixin
-    Output output;
-
-    @Spec
-    CommandSpec spec;
-
+final class DumpManifestCommand extends StoreCommand {
     @Override
     public Integer call() throws Exception {
         ManifestView m;
         try (StoreDir store = StoreDir.lock(dir)) {
             m = ManifestView.read(store.fs, store.dir);
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         List<Map<String, Object>> edits = new ArrayList<>();
         for (ManifestView.Edit e : m.edits()) {
             edits.add(describe(e));

@@ -16,19 +16,15 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows dump-table FILE}: a table's properties and entries (SSTables and HTables). */
 @Command(name = "dump-table", mixinStandardHelpOptions = true,
         description = "Print a table file's properties and entries: SSTables in key order, HTables (LSM_TRIE)"
                 + " in their bucket order. Exit status 1 when the file is damaged.")
-final class DumpTableCommand implements Callable<Integer> {
+final class DumpTableCommand extends CommandBase {
     @Parameters(index = "0", paramLabel = "FILE", description = "A table file (NNNNNN.sst).")
     Path file;
 
@@ -43,12 +39,6 @@ final class DumpTableCommand implements Callable<Integer> {
 
     @Option(names = "--properties-only", description = "Print the properties only.")
     boolean propertiesOnly;
-
-    @Mixin
-    Output output;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -83,7 +73,7 @@ final class DumpTableCommand implements Callable<Integer> {
                 }
             }
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("file", file);

@@ -9,19 +9,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows dump-wal FILE}: the records of a WAL file, their sequences, and a torn tail or damage. */
 @Command(name = "dump-wal", mixinStandardHelpOptions = true,
         description = "Print the records of a WAL file (offset, sequence range, operations), where a torn tail"
                 + " begins, and the first damage. Exit status 1 when the file is damaged.")
-final class DumpWalCommand implements Callable<Integer> {
+final class DumpWalCommand extends CommandBase {
     @Parameters(index = "0", paramLabel = "FILE", description = "A WAL file (NNNNNN.log).")
     Path file;
 
@@ -30,12 +26,6 @@ final class DumpWalCommand implements Callable<Integer> {
 
     @Option(names = "--limit", description = "Print at most this many operations with --ops (default: all).")
     long limit = Long.MAX_VALUE;
-
-    @Mixin
-    Output output;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -51,7 +41,7 @@ final class DumpWalCommand implements Callable<Integer> {
                 operations.add(op);
             }
         });
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("file", r.path());

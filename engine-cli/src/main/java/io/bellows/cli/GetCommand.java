@@ -2,34 +2,21 @@ package io.bellows.cli;
 
 import io.bellows.engine.Engine;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows get DIR KEY}: one key's value; exit status 1 when the key is absent. */
 @Command(name = "get", mixinStandardHelpOptions = true,
         description = "Print the value of KEY in a closed store. Exit status 1 when the key is absent.")
-final class GetCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
+final class GetCommand extends StoreCommand {
     @Parameters(index = "1", paramLabel = "KEY", description = "The key (UTF-8; 0x... for hex).")
     String key;
 
     @Mixin
-    Output output;
-
-    @Mixin
     OpenStore store;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -38,7 +25,7 @@ final class GetCommand implements Callable<Integer> {
         try (Engine db = store.open(dir)) {
             v = db.get(k);
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("key", k);

@@ -2,37 +2,22 @@ package io.bellows.cli;
 
 import io.bellows.engine.internal.inspect.StoreInfo;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code bellows info DIR}: the scheme, levels, placements, WAL files, formats and space amplification. */
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = "Show what a closed store holds: scheme, levels (tables, bytes, guards or containers),"
                 + " WAL files, table formats and versions, space amplification.")
-final class InfoCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
-    @Mixin
-    Output output;
-
-    @Spec
-    CommandSpec spec;
-
+final class InfoCommand extends StoreCommand {
     @Override
     public Integer call() throws Exception {
         StoreInfo.Info info;
         try (StoreDir store = StoreDir.lock(dir)) {
             info = StoreInfo.of(store.fs, store.dir);
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             output.printJson(out, info);
             return 0;

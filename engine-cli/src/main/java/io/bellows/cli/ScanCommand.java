@@ -4,28 +4,20 @@ import io.bellows.engine.Cursor;
 import io.bellows.engine.Engine;
 import io.bellows.engine.ReadOptions;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows scan DIR}: the live entries in key order, from --from to --to. */
 @Command(name = "scan", mixinStandardHelpOptions = true,
         description = "Print the live entries of a closed store in key order (not on LSM_TRIE stores, which keep"
                 + " no key order).")
-final class ScanCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
+final class ScanCommand extends StoreCommand {
     @Option(names = "--from", description = "First key (UTF-8; 0x... for hex).")
     String from;
 
@@ -39,13 +31,7 @@ final class ScanCommand implements Callable<Integer> {
     boolean reverse;
 
     @Mixin
-    Output output;
-
-    @Mixin
     OpenStore store;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -82,7 +68,7 @@ final class ScanCommand implements Callable<Integer> {
                 }
             }
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("entries", entries);

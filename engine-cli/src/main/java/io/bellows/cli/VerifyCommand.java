@@ -5,34 +5,20 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code bellows verify DIR}: exit 0 when every live file checks out, 1 naming each damaged file and offset. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Check every checksum of every live table and WAL file and the directory against the"
                 + " manifest (missing files, wrong sizes). Exit status 0 when clean, 1 when damaged.")
-final class VerifyCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The store's directory.")
-    Path dir;
-
-    @Mixin
-    Output output;
-
-    @Spec
-    CommandSpec spec;
-
+final class VerifyCommand extends StoreCommand {
     @Override
     public Integer call() throws Exception {
         StoreVerifier.Report r;
         try (StoreDir store = StoreDir.lock(dir)) {
             r = StoreVerifier.verify(store.fs, store.dir);
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("clean", r.clean());
