@@ -79,7 +79,10 @@ class DynamicLevelsEngineTest {
             int last = levels.count() - 1;
             assertEquals(0, levels.get(1).bytes(), "L1 stays empty below a base level deeper than it:" + shape);
             assertTrue(levels.get(last).bytes() > 0.8 * levels.liveTableBytes(), shape);
-            assertTrue(levels.spaceAmplification() <= 1.2, "space amplification " + levels.spaceAmplification() + shape);
+            // At rest, L0 holds less than its trigger (one 64 KiB MemStore here) and each level above the last at
+            // most its target, never below maxBytesForLevelBase (128 KiB): with a last level of about 1.4 MiB that
+            // bounds space amplification near 1.24 (1.204 seen), where static targets give 6.65.
+            assertTrue(levels.spaceAmplification() <= 1.25, "space amplification " + levels.spaceAmplification() + shape);
             for (int i = 0; i < KEYS; i += 97) {
                 assertArrayEquals(value(i), db.get(keys.get(i)));
             }
