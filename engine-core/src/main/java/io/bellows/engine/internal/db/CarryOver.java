@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -67,6 +68,10 @@ final class CarryOver {
         long[] snapshots = ctx.snapshots.sequences();
         offerKeys(snapshot, snapshots, ctx.memstore.droppedVersions(snapshot), carriedLast, plan);
         List<Carried> carried = collect(snapshot, snapshots, plan);
+        // Logged oldest first, as every other write: recovery may flush between any two records, and a
+        // newer version logged before an older one of its key could be flushed alone while the older
+        // joined a later L0 table, whose higher sequences make a get probe it first.
+        carried.sort(Comparator.comparingLong(c -> c.seq));
         if (carried.isEmpty()) {
             carriedLast = new LongHashSet();
             return plan;

@@ -25,6 +25,7 @@ import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -146,6 +147,52 @@ class TriadMemEngineTest {
                 assertArrayEquals(e.getValue(), reopened.get(e.getKey().getBytes()), policy + ": " + e.getKey()
                         + " after a crash right after the flush");
             }
+        } finally {
+            reopened.close();
+        }
+    }
+
+    /**
+     * A snapshot keeps two versions of a hot key, so both are carried and logged again, before the writes
+     * that follow. Recovery replays them with a MemStore so small that the 70 KiB newer version fills it:
+     * were the newer logged first (bellows-stress, TRIAD, cycle 887), it would be flushed alone, and the
+     * older one would share the next L0 table with the later writes, whose highest sequence puts that
+     * table first in a get's probe order: the older value would come back.
+     */
+    @ParameterizedTest
+    @EnumSource(InMemoryCompaction.class)
+    void carriedVersionsReplayOldestFirstSoRecoveryFlushesNeverHideTheNewest(InMemoryCompaction policy)
+            throws Exception {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineOptions roomy = options(policy).toBuilder().memstoreSize(4 << 20).build();
+        EngineImpl db = EngineImpl.open(DIR, roomy, fs);
+        byte[] older = new byte[1 << 10];
+        Arrays.fill(older, (byte) 'o');
+        byte[] newer = new byte[70 << 10];
+        Arrays.fill(newer, (byte) 'n');
+        for (int i = 0; i < 100; i++) {
+            db.put(cold(0, i), value("c"));
+        }
+        db.put(hot(0), older);
+        Snapshot pinned = db.snapshot();
+        for (int i = 0; i < 6; i++) {
+            db.put(hot(0), i == 5 ? newer : value("h" + i));
+        }
+        db.flush();
+        settle(db);
+        assertFalse(keysOnDisk(db).contains(new String(hot(0))), "the hot key is carried, not flushed");
+        assertArrayEquals(older, db.get(hot(0), ReadOptions.at(pinned)));
+        // Writes after the carry follow the carried records in the new log, with newer sequences.
+        for (int i = 0; i < 100; i++) {
+            db.put(cold(1, i), value("c1"), WriteOptions.sync());
+        }
+        CrashableFileSystem crashed = fs.crash();
+        pinned.close();
+        db.close();
+        // The smallest MemStore: recovery flushes right after the 70 KiB record.
+        EngineImpl reopened = EngineImpl.open(DIR, options(policy).toBuilder().memstoreSize(64 << 10).build(), crashed);
+        try {
+            assertArrayEquals(newer, reopened.get(hot(0)), policy + ": the newest carried version after recovery");
         } finally {
             reopened.close();
         }
