@@ -67,11 +67,9 @@ final class CarryOver {
         }
         long[] snapshots = ctx.snapshots.sequences();
         offerKeys(snapshot, snapshots, ctx.memstore.droppedVersions(snapshot), carriedLast, plan);
+        // In key order, each key's newest version first: the order they enter the MemStore, so that a
+        // lock-free reader of the active segment never finds an older carried version alone there.
         List<Carried> carried = collect(snapshot, snapshots, plan);
-        // Logged oldest first, as every other write: recovery may flush between any two records, and a
-        // newer version logged before an older one of its key could be flushed alone while the older
-        // joined a later L0 table, whose higher sequences make a get probe it first.
-        carried.sort(Comparator.comparingLong(c -> c.seq));
         if (carried.isEmpty()) {
             carriedLast = new LongHashSet();
             return plan;
@@ -87,9 +85,14 @@ final class CarryOver {
             plan.abandoned();
             return null;
         }
+        // Logged oldest first, as every other write: recovery may flush between any two records, and a
+        // newer version logged before an older one of its key could be flushed alone while the older
+        // joined a later L0 table, whose higher sequences make a get probe it first.
+        List<Carried> logged = new ArrayList<>(carried);
+        logged.sort(Comparator.comparingLong(c -> c.seq));
         try {
-            for (int i = 0; i < carried.size(); i++) {
-                Carried c = carried.get(i);
+            for (int i = 0; i < logged.size(); i++) {
+                Carried c = logged.get(i);
                 WriteBatch b = new WriteBatch();
                 if (c.kind == InternalKeys.KIND_DELETE) {
                     b.delete(c.key);
@@ -97,7 +100,7 @@ final class CarryOver {
                     b.put(c.key, c.value);
                 }
                 byte[] record = BatchCodec.encode(c.seq, List.of(b));
-                wal.append(record, i == carried.size() - 1, c.seq);
+                wal.append(record, i == logged.size() - 1, c.seq);
                 ctx.counters.walBytes.add(record.length);
             }
         } catch (IOException | RuntimeException e) {
