@@ -338,7 +338,6 @@ public final class EngineOptions {
             return this;
         }
 
-        /** Bloom filter bits per key of a table; 0 (no filter) to 64, default 10 (about 1% false positives). */
         /** SSTable codecs by level (entry i for level i, the last for deeper ones); default NONE, NONE, LZ4. */
         public Builder compression(Compression... perLevel) {
             OptionChecks.range("compression levels", perLevel.length, 1, 64);

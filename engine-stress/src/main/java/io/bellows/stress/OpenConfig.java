@@ -1,6 +1,7 @@
 package io.bellows.stress;
 
 import io.bellows.engine.CompactionOptions;
+import io.bellows.engine.Compression;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
@@ -10,6 +11,7 @@ import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -59,6 +61,8 @@ final class OpenConfig {
         m.put("l0Triggers", c + "," + s + "," + stop);
         m.put("directIo", Boolean.toString(r.nextBoolean()));
         m.put("backgroundThreads", Integer.toString(1 + r.nextInt(4)));
+        m.put("compression", StoreShape.pick(r, "NONE", "NONE,LZ4", "LZ4", "NONE,ZSTD"));
+        m.put("bottommostCompression", StoreShape.pick(r, Compression.values()).name());
         switch (shape.scheme()) {
             case FLSM -> {
                 // The deepest level needs at least 5 hash bits (a guard in 32 keys or fewer). A store keeps
@@ -93,9 +97,12 @@ final class OpenConfig {
                 m.put("triad.overlapRatioThreshold", String.format(Locale.ROOT, "%.2f", r.nextDouble()));
                 // At most the L0 stop trigger, which EngineOptions requires (writers would stop behind a deferral).
                 m.put("triad.l0MaxTables", Integer.toString(1 + r.nextInt(stop)));
+                m.put("triad.log", Boolean.toString(r.nextInt(4) > 0));
+                m.put("dynamicLevelBytes", Boolean.toString(r.nextBoolean()));
             }
+            case LEVELED -> m.put("dynamicLevelBytes", Boolean.toString(r.nextBoolean()));
             default -> {
-                // LEVELED has no options of its own; the level options above tune it.
+                // Every scheme has a case above; a new one gets its options there.
             }
         }
         return new OpenConfig(m);
@@ -128,18 +135,27 @@ final class OpenConfig {
                 .l0Triggers(l0[0], l0[1], l0[2])
                 .directIo(Boolean.parseBoolean(values.get("directIo")))
                 .backgroundThreads(i("backgroundThreads"))
+                .compression(codecs(values.get("compression")))
+                .bottommostCompression(Compression.valueOf(values.get("bottommostCompression")))
                 .build();
+    }
+
+    private static Compression[] codecs(String list) {
+        return Arrays.stream(list.split(",")).map(Compression::valueOf).toArray(Compression[]::new);
     }
 
     private CompactionOptions schemeOptions(StoreShape shape) {
         return switch (shape.scheme()) {
-            case LEVELED -> LeveledOptions.defaults();
+            case LEVELED -> LeveledOptions.builder()
+                    .dynamicLevelBytes(Boolean.parseBoolean(values.get("dynamicLevelBytes"))).build();
             case TRIAD -> TriadOptions.builder().mem(Boolean.parseBoolean(values.get("triad.mem")))
                     .hotFraction(Double.parseDouble(values.get("triad.hotFraction")))
                     .flushThreshold(i("triad.flushThreshold"))
                     .disk(Boolean.parseBoolean(values.get("triad.disk")))
                     .overlapRatioThreshold(Double.parseDouble(values.get("triad.overlapRatioThreshold")))
                     .l0MaxTables(i("triad.l0MaxTables"))
+                    .log(Boolean.parseBoolean(values.get("triad.log")))
+                    .dynamicLevelBytes(Boolean.parseBoolean(values.get("dynamicLevelBytes")))
                     .build();
             case FLSM -> {
                 int[] bits = ints("flsm.guardBits");
