@@ -6,6 +6,7 @@ import io.bellows.engine.CorruptionException;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
 import java.io.EOFException;
@@ -142,7 +143,18 @@ public final class LogPositions {
      * {@code path} and the chunk's offset, never a wrong operation.
      */
     public static void read(ReadableFile f, Path path, long chunkOffset, int offsetInChunk, Op out) throws IOException {
-        ChunkStream in = new ChunkStream(f, path, chunkOffset, offsetInChunk);
+        read(f, path, null, 0, false, chunkOffset, offsetInChunk, out);
+    }
+
+    /**
+     * As {@link #read(ReadableFile, Path, long, int, Op)}, looking each chunk up in {@code cache} first
+     * (keyed by the log's file number {@code logNumber} and the chunk's offset: file numbers are never
+     * reused and a written chunk never changes) and caching the verified chunks it reads from the file
+     * when {@code fillCache}. A cached chunk was verified when it was read.
+     */
+    public static void read(ReadableFile f, Path path, BlockCache cache, long logNumber, boolean fillCache,
+            long chunkOffset, int offsetInChunk, Op out) throws IOException {
+        ChunkStream in = new ChunkStream(f, path, cache, logNumber, fillCache, chunkOffset, offsetInChunk);
         try {
             int kind = in.next();
             if (!InternalKeys.validKind(kind)) {
@@ -156,29 +168,51 @@ public final class LogPositions {
         }
     }
 
-    /** The payload bytes of a record from one position on, chunk after verified chunk. */
+    /**
+     * The payload bytes of a record from one position on, chunk after verified chunk. A chunk is held as
+     * one array: its type byte, then its payload (the form it is cached in).
+     */
     private static final class ChunkStream {
         /** Bytes read at a chunk's offset in one call: its header and a small payload. */
         private static final int GUESS = 512;
         private final ReadableFile f;
         private final Path path;
+        private final BlockCache cache;
+        private final long logNumber;
+        private final boolean fillCache;
         private long chunk;
         private int type;
-        private byte[] payload;
+        /** The chunk: its type byte at 0, its payload after it. */
+        private byte[] page;
         private int pos;
 
-        ChunkStream(ReadableFile f, Path path, long chunkOffset, int offsetInChunk) throws IOException {
+        ChunkStream(ReadableFile f, Path path, BlockCache cache, long logNumber, boolean fillCache, long chunkOffset,
+                int offsetInChunk) throws IOException {
             this.f = f;
             this.path = path;
+            this.cache = cache;
+            this.logNumber = logNumber;
+            this.fillCache = fillCache;
             load(chunkOffset);
-            if (offsetInChunk >= payload.length) {
-                throw damage("operation offset " + offsetInChunk + " past the chunk's " + payload.length + " bytes");
+            if (offsetInChunk >= payloadLength()) {
+                throw damage("operation offset " + offsetInChunk + " past the chunk's " + payloadLength() + " bytes");
             }
-            pos = offsetInChunk;
+            pos = 1 + offsetInChunk;
+        }
+
+        private int payloadLength() {
+            return page.length - 1;
         }
 
         private void load(long offset) throws IOException {
             chunk = offset;
+            byte[] cached = cache == null ? null : cache.getPage(logNumber, offset);
+            if (cached != null) {
+                page = cached;
+                type = page[0] & 0xff;
+                pos = 1;
+                return;
+            }
             long limit = Math.min(LogFormat.blockEnd(offset), f.size());
             if (offset < FileHeader.LENGTH || offset + LogFormat.CHUNK_HEADER_SIZE > limit) {
                 throw damage("no chunk header at this offset");
@@ -190,18 +224,20 @@ public final class LogPositions {
             if (type < LogFormat.FULL || type > LogFormat.LAST || offset + LogFormat.CHUNK_HEADER_SIZE + len > limit) {
                 throw damage("bad chunk header");
             }
-            if (LogFormat.CHUNK_HEADER_SIZE + len <= first.length) {
-                payload = Arrays.copyOfRange(first, LogFormat.CHUNK_HEADER_SIZE, LogFormat.CHUNK_HEADER_SIZE + len);
-            } else {
-                payload = new byte[len];
-                int have = first.length - LogFormat.CHUNK_HEADER_SIZE;
-                System.arraycopy(first, LogFormat.CHUNK_HEADER_SIZE, payload, 0, have);
-                f.read(offset + first.length, payload, have, len - have);
+            page = new byte[1 + len];
+            page[0] = (byte) type;
+            int have = Math.min(len, first.length - LogFormat.CHUNK_HEADER_SIZE);
+            System.arraycopy(first, LogFormat.CHUNK_HEADER_SIZE, page, 1, have);
+            if (have < len) {
+                f.read(offset + first.length, page, 1 + have, len - have);
             }
-            if (Checksums.unmask(Coding.getInt(first, 0)) != Checksums.crc32c((byte) type, payload, 0, len)) {
+            if (Checksums.unmask(Coding.getInt(first, 0)) != Checksums.crc32c((byte) type, page, 1, len)) {
                 throw damage("chunk checksum mismatch");
             }
-            pos = 0;
+            if (cache != null && fillCache) {
+                cache.putPage(logNumber, offset, page);
+            }
+            pos = 1;
         }
 
         /** Moves to the record's next chunk, which must continue it. */
@@ -209,7 +245,7 @@ public final class LogPositions {
             if (type == LogFormat.FULL || type == LogFormat.LAST) {
                 throw new EOFException();
             }
-            long next = chunk + LogFormat.CHUNK_HEADER_SIZE + payload.length;
+            long next = chunk + LogFormat.CHUNK_HEADER_SIZE + payloadLength();
             if (LogFormat.blockEnd(chunk) - next < LogFormat.CHUNK_HEADER_SIZE) {
                 next = LogFormat.blockEnd(chunk);
             }
@@ -220,10 +256,10 @@ public final class LogPositions {
         }
 
         int next() throws IOException {
-            while (pos == payload.length) {
+            while (pos == page.length) {
                 advance();
             }
-            return payload[pos++] & 0xff;
+            return page[pos++] & 0xff;
         }
 
         int varint() throws IOException {
@@ -248,11 +284,11 @@ public final class LogPositions {
             byte[] out = new byte[n];
             int done = 0;
             while (done < n) {
-                while (pos == payload.length) {
+                while (pos == page.length) {
                     advance();
                 }
-                int k = Math.min(n - done, payload.length - pos);
-                System.arraycopy(payload, pos, out, done, k);
+                int k = Math.min(n - done, page.length - pos);
+                System.arraycopy(page, pos, out, done, k);
                 pos += k;
                 done += k;
             }

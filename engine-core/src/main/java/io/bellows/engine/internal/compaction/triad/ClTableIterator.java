@@ -13,14 +13,16 @@ import java.io.IOException;
  */
 final class ClTableIterator implements InternalIterator {
     private final ClTableReader table;
+    private final boolean fillCache;
     private final LogPositions.Op op = new LogPositions.Op();
     private int i = -1;
     private int loaded = -1;
     private byte[] key;
     private byte[] value;
 
-    ClTableIterator(ClTableReader table) {
+    ClTableIterator(ClTableReader table, boolean fillCache) {
         this.table = table;
+        this.fillCache = fillCache;
     }
 
     @Override
@@ -91,7 +93,7 @@ final class ClTableIterator implements InternalIterator {
         load();
         if (value == null) {
             try {
-                value = table.value(i, op);
+                value = table.value(i, op, fillCache);
             } catch (IOException e) {
                 throw new EngineIOException("reading CL-table " + table.path(), e);
             }

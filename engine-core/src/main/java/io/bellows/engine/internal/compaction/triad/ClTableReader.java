@@ -8,6 +8,7 @@ import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.table.OpenTable;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
@@ -33,10 +34,13 @@ final class ClTableReader implements OpenTable {
     private final Path[] logPaths;
     private final ReadableFile[] logFiles;
     private final byte[] metadata;
+    /** The engine's block cache, which holds the log chunks that reads verified; null for none. */
+    private final BlockCache cache;
 
     private ClTableReader(ReadableFile file, Path path, byte[] body, long[] entries, long[] logs, byte[] metadata,
-            ReadableFile[] logFiles) {
+            ReadableFile[] logFiles, BlockCache cache) {
         this.file = file;
+        this.cache = cache;
         this.path = path;
         this.body = body;
         this.entries = entries;
@@ -49,8 +53,12 @@ final class ClTableReader implements OpenTable {
         }
     }
 
-    /** Verifies and loads the index of {@code file} and opens its logs; owns {@code file} on success. */
-    static ClTableReader open(ReadableFile file, Path path, FileSystem fs) throws IOException {
+    /**
+     * Verifies and loads the index of {@code file} and opens its logs; owns {@code file} on success. Chunks
+     * read from the logs go through {@code cache} (may be null): with direct I/O, nothing else would keep
+     * the hot values of L0 in memory.
+     */
+    static ClTableReader open(ReadableFile file, Path path, FileSystem fs, BlockCache cache) throws IOException {
         long size = file.size();
         if (size < FileHeader.LENGTH + ClTableWriter.FOOTER) {
             throw new CorruptionException(path, 0, "file too short for a CL-table (" + size + " bytes)");
@@ -105,7 +113,7 @@ final class ClTableReader implements OpenTable {
             closeAll(logFiles);
             throw e;
         }
-        return new ClTableReader(file, path, body, entries, logs, metadata, logFiles);
+        return new ClTableReader(file, path, body, entries, logs, metadata, logFiles, cache);
     }
 
     /** Parses the entry at {@code pos[0]}, moving past it; returns its key's offset and length, packed. */
@@ -220,8 +228,11 @@ final class ClTableReader implements OpenTable {
         return lo;
     }
 
-    /** The value of entry {@code i} (null for a tombstone), from the index or read and verified from its log. */
-    byte[] value(int i, LogPositions.Op op) throws IOException {
+    /**
+     * The value of entry {@code i} (null for a tombstone), from the index or read and verified from its log
+     * (through the block cache, filling it if {@code fillCache}).
+     */
+    byte[] value(int i, LogPositions.Op op, boolean fillCache) throws IOException {
         int keyStart = keyStart(i);
         int keyLen = keyLength(i);
         long trailer = Coding.getLong(body, keyStart + keyLen);
@@ -238,7 +249,7 @@ final class ClTableReader implements OpenTable {
         int log = (int) ref - 1;
         long chunk = Coding.getVarLong(body, pos, body.length);
         int offset = Coding.getVarInt(body, pos, body.length);
-        LogPositions.read(logFiles[log], logPaths[log], chunk, offset, op);
+        LogPositions.read(logFiles[log], logPaths[log], cache, logs[log], fillCache, chunk, offset, op);
         if (op.kind != kind || Arrays.compareUnsigned(op.key, 0, op.key.length, body, keyStart, keyStart + keyLen) != 0) {
             throw new CorruptionException(logPaths[log], chunk, "the operation at offset " + offset
                     + " of this chunk is not the entry CL-table " + path.getFileName() + " names");
@@ -255,13 +266,13 @@ final class ClTableReader implements OpenTable {
         if (Arrays.compareUnsigned(body, keyStart(i), keyStart(i) + keyLength(i), key, 0, key.length) != 0) {
             return false;
         }
-        out.set(sequence(i), kind(i), value(i, new LogPositions.Op()));
+        out.set(sequence(i), kind(i), value(i, new LogPositions.Op(), fillCache));
         return true;
     }
 
     @Override
     public InternalIterator iterator(boolean fillCache) {
-        return new ClTableIterator(this);
+        return new ClTableIterator(this, fillCache);
     }
 
     @Override

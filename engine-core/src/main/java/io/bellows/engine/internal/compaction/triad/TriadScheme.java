@@ -138,7 +138,7 @@ public final class TriadScheme implements CompactionScheme {
     @Override
     public void registerTableFormats(TableFormats formats, EngineCounters counters) {
         formats.register(FileHeader.KIND_CLTABLE, (file, path, number) -> ClTableReader.open(file, path,
-                formats.fileSystem()));
+                formats.fileSystem(), formats.blockCache()));
     }
 
     /** The logs of every CL-table still held by a live version or being written. */

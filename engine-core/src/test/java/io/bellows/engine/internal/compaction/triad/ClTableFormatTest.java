@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CorruptionException;
+import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.version.FileNames;
+import io.bellows.engine.internal.wal.BatchCodec;
 import io.bellows.engine.internal.wal.LogPositions;
 import io.bellows.engine.internal.wal.LogWriter;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,7 +75,7 @@ class ClTableFormatTest {
         CrashableFileSystem fs = store();
         assertEquals(EXAMPLE, HexFormat.of().formatHex(fs.readAll(FileNames.table(DIR, 8))));
         Path path = FileNames.table(DIR, 8);
-        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs)) {
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {
             Lookup out = new Lookup();
             assertTrue(r.get(bytes("k"), 100, false, out));
             assertEquals(5, out.sequence);
@@ -116,7 +120,7 @@ class ClTableFormatTest {
             byte[] flipped = data.clone();
             flipped[at] ^= 0x04;
             fs.overwrite(log, flipped);
-            try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs)) {
+            try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {
                 int pos = at;
                 assertThrows(CorruptionException.class, () -> r.get(bytes("k"), 100, false, new Lookup()),
                         "flip at " + pos);
@@ -129,8 +133,55 @@ class ClTableFormatTest {
             flipped[at] ^= 0x10;
             fs.overwrite(path, flipped);
             int pos = at;
-            assertThrows(CorruptionException.class, () -> ClTableReader.open(fs.openTable(path), path, fs).close(),
+            assertThrows(CorruptionException.class, () -> ClTableReader.open(fs.openTable(path), path, fs, null).close(),
                     "flip at " + pos);
+        }
+    }
+
+    @Test
+    void logChunksGoThroughTheBlockCacheWhenAskedTo() throws Exception {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        fs.createDirectories(DIR);
+        // A value of 80 KiB spans three 32 KiB log blocks: its chunks are cached one by one.
+        byte[] big = new byte[80 << 10];
+        new Random(5).nextBytes(big);
+        WriteBatch b = new WriteBatch();
+        b.put(bytes("big"), big);
+        b.put(bytes("small"), bytes("s"));
+        try (LogWriter w = new LogWriter(fs.createLog(FileNames.log(DIR, 7)), FileHeader.KIND_WAL)) {
+            byte[] rec = BatchCodec.encode(40, List.of(b));
+            w.addRecord(rec, 0, rec.length);
+            w.sync();
+        }
+        long[][] at = new long[2][];
+        LogPositions.scan(fs.openLog(FileNames.log(DIR, 7)), FileNames.log(DIR, 7),
+                (seq, kind, chunk, off) -> at[(int) (seq - 40)] = new long[] {chunk, off});
+        ClTableWriter w = new ClTableWriter(new long[] {7});
+        w.addPointer(bytes("big"), 40, InternalKeys.KIND_PUT, 0, at[0][0], (int) at[0][1]);
+        w.addPointer(bytes("small"), 41, InternalKeys.KIND_PUT, 0, at[1][0], (int) at[1][1]);
+        Path path = FileNames.table(DIR, 8);
+        w.finish(fs.createTable(path), null);
+
+        BlockCache cache = new BlockCache(1 << 20);
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, cache)) {
+            Lookup out = new Lookup();
+            assertTrue(r.get(bytes("big"), 100, false, out));
+            assertArrayEquals(big, out.value);
+            assertEquals(0, cache.usedBytes(), "fillCache false leaves the cache alone");
+            assertTrue(r.get(bytes("big"), 100, true, out));
+            assertArrayEquals(big, out.value);
+            assertTrue(cache.usedBytes() > big.length, "every chunk of the value is cached: " + cache.usedBytes());
+            assertTrue(r.get(bytes("small"), 100, true, out));
+            // Cached chunks were verified when read: with the log wiped, reads are served from the cache.
+            fs.overwrite(FileNames.log(DIR, 7), new byte[fs.readAll(FileNames.log(DIR, 7)).length]);
+            assertTrue(r.get(bytes("big"), 100, false, out));
+            assertArrayEquals(big, out.value);
+            assertTrue(r.get(bytes("small"), 100, false, out));
+            assertArrayEquals(bytes("s"), out.value);
+        }
+        // Without the cache, the wiped log is corruption, never a value.
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {
+            assertThrows(CorruptionException.class, () -> r.get(bytes("small"), 100, true, new Lookup()));
         }
     }
 }
