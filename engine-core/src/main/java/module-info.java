@@ -8,6 +8,7 @@ module io.bellows.engine {
     requires transitive micrometer.core;
     requires org.slf4j;
     requires com.google.common;
+    requires com.github.benmanes.caffeine;
     requires com.carrotsearch.hppc;
     requires zero.allocation.hashing;
     // HyperLogLog sketches of TRIAD's L0 and L1 tables (an automatic module: the jar names no module).

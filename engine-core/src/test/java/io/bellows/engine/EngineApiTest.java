@@ -50,6 +50,18 @@ class EngineApiTest {
             assertArrayEquals(b("value"), got);
             got[0] = 'Y';
             assertArrayEquals(b("value"), db.get(b("k")));
+            // From a table: the value lies in a cached block's array, which a get must never hand out.
+            db.put(b("j"), b("before"));
+            db.put(b("l"), b("after"));
+            db.flush();
+            for (int round = 0; round < 2; round++) {
+                got = db.get(b("k"));
+                assertArrayEquals(b("value"), got, "round " + round);
+                got[0] = 'Z';
+                assertArrayEquals(b("before"), db.get(b("j")));
+                assertArrayEquals(b("after"), db.get(b("l")));
+            }
+            assertArrayEquals(b("value"), db.get(b("k")));
         }
     }
 
@@ -64,6 +76,15 @@ class EngineApiTest {
             assertEquals(5, db.get(b("k"), small, 0, ReadOptions.defaults()));
             assertArrayEquals(b("hel"), small);
             assertEquals(-1, db.get(b("absent"), buf, 0, ReadOptions.defaults()));
+            db.put(b("a"), b("first"));
+            db.flush();
+            for (int round = 0; round < 2; round++) {
+                byte[] into = new byte[9];
+                assertEquals(5, db.get(b("k"), into, 4, ReadOptions.defaults()), "from a table, round " + round);
+                assertArrayEquals(b("\0\0\0\0hello"), into);
+                assertEquals(5, db.get(b("a"), small, 0, ReadOptions.defaults()));
+                assertArrayEquals(b("fir"), small);
+            }
         }
     }
 

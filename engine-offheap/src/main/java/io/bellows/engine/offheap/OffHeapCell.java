@@ -1,5 +1,7 @@
 package io.bellows.engine.offheap;
 
+import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.key.Lookup;
 import io.netty.buffer.ByteBuf;
 import java.util.Comparator;
 
@@ -23,11 +25,15 @@ final class OffHeapCell {
     final int chunkNo;
     /** Offset of the record (its header) within the chunk. */
     final int record;
-    final int keyLen;
-    final long sequence;
+    /*
+     * keyLen, sequence and probeKey are not final only so that a get can reuse one probe per thread
+     * (reusableProbe): a cell in a segment never changes after the skip list publishes it.
+     */
+    int keyLen;
+    long sequence;
     final int kind;
     /** Non-null only for a probe: the key searched for. */
-    final byte[] probeKey;
+    byte[] probeKey;
 
     OffHeapCell(ByteBuf buf, int chunkNo, int record, int keyLen, long sequence, int kind) {
         this.buf = buf;
@@ -52,6 +58,32 @@ final class OffHeapCell {
     /** A search probe: orders before every version of {@code key} newer than {@code sequence}. */
     static OffHeapCell probe(byte[] key, long sequence) {
         return new OffHeapCell(key, sequence);
+    }
+
+    private static final ThreadLocal<OffHeapCell> PROBES = ThreadLocal.withInitial(() -> probe(new byte[0], 0));
+
+    /**
+     * This thread's probe, set to {@code (key, sequence)}, for a point lookup, which uses it for one search
+     * and never lets it escape: a get allocates no probe. Forget the key with {@link #clearProbe}.
+     */
+    static OffHeapCell reusableProbe(byte[] key, long sequence) {
+        OffHeapCell p = PROBES.get();
+        p.probeKey = key;
+        p.keyLen = key.length;
+        p.sequence = sequence;
+        return p;
+    }
+
+    static void clearProbe(OffHeapCell probe) {
+        probe.probeKey = EMPTY;
+        probe.keyLen = 0;
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /** Sets {@code out} to this cell ({@link LookupScratch}: a small value costs the get no array). */
+    void lookup(Lookup out) {
+        LookupScratch.set(out, sequence, kind, buf, keyOffset() + keyLen, kind == InternalKeys.KIND_PUT ? valueLength() : 0);
     }
 
     int keyOffset() {

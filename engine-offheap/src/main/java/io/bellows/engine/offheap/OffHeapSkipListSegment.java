@@ -47,11 +47,17 @@ final class OffHeapSkipListSegment implements MutableSegment {
 
     @Override
     public boolean get(byte[] key, long seq, Lookup out) {
-        OffHeapCell c = cells.ceiling(OffHeapCell.probe(key, seq));
+        OffHeapCell probe = OffHeapCell.reusableProbe(key, seq);
+        OffHeapCell c;
+        try {
+            c = cells.ceiling(probe);
+        } finally {
+            OffHeapCell.clearProbe(probe);
+        }
         if (c == null || !c.keyEquals(key)) {
             return false;
         }
-        out.set(c.sequence, c.kind, c.value(c.kind == InternalKeys.KIND_PUT));
+        c.lookup(out);
         return true;
     }
 

@@ -140,7 +140,15 @@ final class SerializedSegment implements ImmutableSegment {
         }
         long t = index.trailer(i);
         int kind = InternalKeys.kind(t);
-        out.set(InternalKeys.sequence(t), kind, value(i, kind));
+        if (kind != InternalKeys.KIND_PUT) {
+            out.set(InternalKeys.sequence(t), kind, null);
+            return true;
+        }
+        ByteBuf b = buf(i);
+        int rec = index.record(i);
+        int keyLen = OffHeapMslab.keyLength(b, rec);
+        LookupScratch.set(out, InternalKeys.sequence(t), kind, b, rec + OffHeapMslab.HEADER + keyLen,
+                OffHeapMslab.valueLength(b, rec));
         return true;
     }
 

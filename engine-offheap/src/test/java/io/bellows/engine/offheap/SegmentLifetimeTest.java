@@ -66,7 +66,7 @@ class SegmentLifetimeTest {
 
     private static String get(Segment s, String key) {
         Lookup lk = new Lookup();
-        return s.get(key.getBytes(), InternalKeys.MAX_SEQUENCE, lk) ? new String(lk.value) : null;
+        return s.get(key.getBytes(), InternalKeys.MAX_SEQUENCE, lk) ? new String(lk.copyValue()) : null;
     }
 
     /**
@@ -233,7 +233,7 @@ class SegmentLifetimeTest {
         Lookup lk = new Lookup();
         for (int k = 0; k < keys; k++) {
             assertTrue(view.get(key(k), seq, lk), ctx + ": key " + k);
-            assertArrayEquals(value(k, round), lk.value, ctx + ": key " + k);
+            assertArrayEquals(value(k, round), lk.copyValue(), ctx + ": key " + k);
         }
     }
 
@@ -366,7 +366,7 @@ class SegmentLifetimeTest {
             try (MemStoreView v = f.store.view()) {
                 Lookup lk = new Lookup();
                 assertTrue(v.get(key(0), InternalKeys.MAX_SEQUENCE, lk));
-                assertNotNull(lk.value);
+                assertNotNull(lk.copyValue());
                 assertArrayEquals(value((int) toWrite - 1, 1), get(v, key((int) toWrite - 1)));
             }
         }
@@ -374,6 +374,6 @@ class SegmentLifetimeTest {
 
     private static byte[] get(MemStoreView v, byte[] key) {
         Lookup lk = new Lookup();
-        return v.get(key, InternalKeys.MAX_SEQUENCE, lk) ? lk.value : null;
+        return v.get(key, InternalKeys.MAX_SEQUENCE, lk) ? lk.copyValue() : null;
     }
 }

@@ -180,7 +180,7 @@ class SerializedSegmentTest {
                 String at = ctx + " get " + Arrays.toString(key) + " at " + seq;
                 assertEquals(want != null, found, at);
                 if (found) {
-                    assertEquals(want, new Entry(key, lk.sequence, lk.kind, lk.value), at);
+                    assertEquals(want, new Entry(key, lk.sequence, lk.kind, lk.copyValue()), at);
                 }
                 if (s instanceof SerializedSegment ser) {
                     // The ceiling index, and the floor (the entry before it) TreeSet would answer.
@@ -298,16 +298,16 @@ class SerializedSegmentTest {
             assertHolds(model, seg, seg.kind());
             Lookup lk = new Lookup();
             assertTrue(seg.get("a".getBytes(), 2, lk));
-            assertArrayEquals(new byte[0], lk.value, "an empty value is not a tombstone");
+            assertArrayEquals(new byte[0], lk.copyValue(), "an empty value is not a tombstone");
             assertTrue(seg.get("a".getBytes(), 3, lk));
             assertEquals(InternalKeys.KIND_DELETE, lk.kind);
-            assertEquals(null, lk.value);
+            assertEquals(null, lk.copyValue());
             assertTrue(seg.get("b".getBytes(), 10, lk));
-            assertArrayEquals(big, lk.value);
+            assertArrayEquals(big, lk.copyValue());
             assertTrue(seg.get(new byte[0], 10, lk));
-            assertArrayEquals(new byte[0], lk.value);
+            assertArrayEquals(new byte[0], lk.copyValue());
             assertTrue(seg.get(maxKey, 8, lk));
-            assertArrayEquals("v".getBytes(), lk.value);
+            assertArrayEquals("v".getBytes(), lk.copyValue());
             assertFalse(seg.get(Arrays.copyOf(maxKey, maxKey.length - 1), 10, lk), "a prefix is another key");
         }
         assertEquals(0, all.cellsEliminated(), "published 0: every version may be unpublished, so all stay");

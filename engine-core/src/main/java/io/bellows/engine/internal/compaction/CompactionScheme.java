@@ -186,42 +186,42 @@ public interface CompactionScheme extends SchemeState {
      */
     default boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
             EngineCounters counters) throws IOException {
-        List<FileMeta> candidates = new ArrayList<>(4);
-        IntArrayList groupEnds = new IntArrayList(4);
-        candidateGroups(v, key, candidates, groupEnds);
-        Lookup probe = null;
-        int start = 0;
-        for (int g = 0; g < groupEnds.size(); g++) {
-            int end = groupEnds.get(g);
-            boolean found = false;
-            for (int i = start; i < end; i++) {
-                FileMeta f = candidates.get(i);
-                if (found && f.maxSequence <= out.sequence) {
-                    // Nothing in this table is newer than the entry already found: no need to read it.
-                    continue;
-                }
-                counters.tablesProbed.increment();
-                if (onTableRead(v, f)) {
-                    out.compactionDue = true;
-                }
-                if (end - start == 1) {
-                    found = tables.get(f, key, seq, fillCache, out);
-                } else {
-                    if (probe == null) {
-                        probe = new Lookup();
+        GetScratch scratch = GetScratch.acquire();
+        try {
+            List<FileMeta> candidates = scratch.candidates;
+            IntArrayList groupEnds = scratch.groupEnds;
+            candidateGroups(v, key, candidates, groupEnds);
+            Lookup probe = scratch.probe;
+            int start = 0;
+            for (int g = 0; g < groupEnds.size(); g++) {
+                int end = groupEnds.get(g);
+                boolean found = false;
+                for (int i = start; i < end; i++) {
+                    FileMeta f = candidates.get(i);
+                    if (found && f.maxSequence <= out.sequence) {
+                        // Nothing in this table is newer than the entry already found: no need to read it.
+                        continue;
                     }
-                    if (tables.get(f, key, seq, fillCache, probe) && (!found || probe.sequence > out.sequence)) {
-                        out.set(probe.sequence, probe.kind, probe.value);
+                    counters.tablesProbed.increment();
+                    if (onTableRead(v, f)) {
+                        out.compactionDue = true;
+                    }
+                    if (end - start == 1) {
+                        found = tables.get(f, key, seq, fillCache, out);
+                    } else if (tables.get(f, key, seq, fillCache, probe) && (!found || probe.sequence > out.sequence)) {
+                        out.set(probe);
                         found = true;
                     }
                 }
+                if (found) {
+                    return true;
+                }
+                start = end;
             }
-            if (found) {
-                return true;
-            }
-            start = end;
+            return false;
+        } finally {
+            scratch.release();
         }
-        return false;
     }
 
     /**

@@ -23,6 +23,11 @@ import java.util.Objects;
  * then the tables the scheme names; cursors merge both and hold the view and version until closed.
  */
 final class ReadPath {
+    /**
+     * One lookup holder per thread: a get is not re-entered on its thread (nothing it calls reads the
+     * engine), and the holder is released (its value reference dropped) before the get returns.
+     */
+    private static final ThreadLocal<Lookup> LOOKUPS = ThreadLocal.withInitial(Lookup::new);
     private final EngineState state;
     private final EngineContext ctx;
     private final CompactionScheduler compactions;
@@ -37,8 +42,12 @@ final class ReadPath {
     }
 
     byte[] get(byte[] key, ReadOptions ro) {
-        Lookup lk = lookup(key, ro);
-        return lk == null ? null : lk.value.clone();
+        Lookup lk = LOOKUPS.get();
+        try {
+            return lookup(key, ro, lk, null, 0) < 0 ? null : lk.valueBuf;
+        } finally {
+            lk.release();
+        }
     }
 
     int get(byte[] key, byte[] dst, int off, ReadOptions ro) {
@@ -46,25 +55,35 @@ final class ReadPath {
         if (off < 0 || off > dst.length) {
             throw new IllegalArgumentException("offset " + off + " outside the buffer of " + dst.length + " bytes");
         }
-        Lookup lk = lookup(key, ro);
-        if (lk == null) {
-            return -1;
+        Lookup lk = LOOKUPS.get();
+        try {
+            return lookup(key, ro, lk, dst, off);
+        } finally {
+            lk.release();
         }
-        System.arraycopy(lk.value, 0, dst, off, Math.min(lk.value.length, dst.length - off));
-        return lk.value.length;
     }
 
-    /** The live PUT of {@code key} visible to {@code ro}, or null. */
-    private Lookup lookup(byte[] key, ReadOptions ro) {
+    /**
+     * The length of the live PUT of {@code key} visible to {@code ro}, or -1. Its value is copied while the
+     * view and version still pin the memory it lies in: into {@code dst} from {@code off} (as much as
+     * fits), or, with {@code dst} null, into a new array left in {@code lk.valueBuf}.
+     */
+    private int lookup(byte[] key, ReadOptions ro, Lookup lk, byte[] dst, int off) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ro, "options");
         state.checkOpen();
         checkKey(key);
-        Lookup lk = new Lookup();
         MemStoreView view = ctx.memstore.view();
         Version v = ctx.versions.acquireCurrent();
         try {
-            return find(view, v, key, readSequence(ro), ctx.tables, ro.fillCache(), lk) ? lk : null;
+            if (!find(view, v, key, readSequence(ro), ctx.tables, ro.fillCache(), lk)) {
+                return -1;
+            }
+            if (dst != null) {
+                return lk.copyValueTo(dst, off);
+            }
+            lk.set(lk.sequence, lk.kind, lk.copyValue());
+            return lk.valueLength;
         } catch (IOException e) {
             throw IoErrors.wrap("get failed", e);
         } finally {
@@ -96,7 +115,7 @@ final class ReadPath {
             MemoTableSource tables = new MemoTableSource(ctx.tables);
             for (Integer i : order) {
                 if (find(view, v, keys.get(i), seq, tables, ro.fillCache(), lk)) {
-                    values[i] = lk.value.clone();
+                    values[i] = lk.copyValue();
                 }
             }
         } catch (IOException e) {

@@ -23,14 +23,18 @@ final class Cell {
     /** Heap of a cell's own key and value arrays beyond their bytes: two array headers plus alignment. */
     static final int ARRAYS_OVERHEAD = 16 + 16 + 8;
 
-    final byte[] keyBuf;
-    final int keyOff;
-    final int keyLen;
+    /*
+     * The key and sequence are not final only so that a get can reuse one probe per thread
+     * (reusableProbe): a cell in a segment never changes after the skip list or array publishes it.
+     */
+    byte[] keyBuf;
+    int keyOff;
+    int keyLen;
     /** Null for a tombstone. */
     final byte[] valueBuf;
     final int valueOff;
     final int valueLen;
-    final long sequence;
+    long sequence;
     final int kind;
 
     Cell(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long sequence, int kind) {
@@ -52,6 +56,26 @@ final class Cell {
     /** A search probe: orders before every version of {@code key} newer than {@code sequence}. */
     static Cell probe(byte[] key, long sequence) {
         return new Cell(key, 0, key.length, null, 0, 0, sequence, InternalKeys.KIND_PUT);
+    }
+
+    private static final ThreadLocal<Cell> PROBES = ThreadLocal.withInitial(() -> probe(new byte[0], 0));
+
+    /**
+     * This thread's probe, set to {@code (key, sequence)}: for a point lookup, which uses it for one
+     * search and never lets it escape, so a get allocates no probe. Forget it with {@link #clearProbe}.
+     */
+    static Cell reusableProbe(byte[] key, long sequence) {
+        Cell p = PROBES.get();
+        p.keyBuf = key;
+        p.keyLen = key.length;
+        p.sequence = sequence;
+        return p;
+    }
+
+    /** Drops this thread's probe's reference to the key it searched for. */
+    static void clearProbe(Cell probe) {
+        probe.keyBuf = null;
+        probe.keyLen = 0;
     }
 
     int dataSize() {

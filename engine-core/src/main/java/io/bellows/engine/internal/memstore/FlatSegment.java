@@ -101,7 +101,7 @@ final class FlatSegment implements ImmutableSegment, CellSource {
             return false;
         }
         Cell c = cells[i];
-        out.set(c.sequence, c.kind, c.value());
+        out.set(c.sequence, c.kind, c.valueBuf, c.valueOff, c.valueLen);
         return true;
     }
 

@@ -50,11 +50,19 @@ final class SkipListSegment implements MutableSegment, CellSource {
 
     @Override
     public boolean get(byte[] key, long seq, Lookup out) {
-        Cell c = cells.ceiling(Cell.probe(key, seq));
+        Cell probe = Cell.reusableProbe(key, seq);
+        Cell c;
+        try {
+            c = cells.ceiling(probe);
+        } finally {
+            Cell.clearProbe(probe);
+        }
         if (c == null || !c.keyEquals(key)) {
             return false;
         }
-        out.set(c.sequence, c.kind, c.value());
+        // The value stays where the cell holds it (its own array or an MSLAB chunk) until the reader,
+        // still inside its view, copies it out once.
+        out.set(c.sequence, c.kind, c.valueBuf, c.valueOff, c.valueLen);
         return true;
     }
 

@@ -1,7 +1,7 @@
 package io.bellows.engine.internal.table;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * engines: file numbers are then only unique per engine, so give each engine its own cache).
  *
  * <p>Blocks are keyed by (file number, block offset). File numbers are never reused, so the blocks of
- * a deleted table simply age out. Built on Guava's {@link Cache} with a weigher; its eviction is
- * approximately LRU per segment.
+ * a deleted table simply age out. Built on Caffeine's {@link Cache} with a weigher (W-TinyLFU eviction):
+ * its reads record their access in lossy ring buffers instead of allocating a queue node, so a get that
+ * hits the cache allocates nothing here (Guava's cache allocated one node per read). Maintenance (and
+ * eviction) runs on the calling thread, so the bound holds when a put returns.
  *
  * <p>Thread safety: safe for concurrent use.
  */
@@ -30,10 +32,11 @@ public final class BlockCache {
         }
         this.capacityBytes = capacityBytes;
         this.cache = capacityBytes == 0 ? null
-                : CacheBuilder.newBuilder()
+                : Caffeine.newBuilder()
                         .maximumWeight(capacityBytes)
+                        .executor(Runnable::run)
                         .<Key, Object>weigher((k, v) -> weight(v))
-                        .<Key, Object>removalListener(n -> usedBytes.addAndGet(-weight(n.getValue())))
+                        .<Key, Object>removalListener((k, v, cause) -> usedBytes.addAndGet(-weight(v)))
                         .build();
     }
 
@@ -51,7 +54,15 @@ public final class BlockCache {
     }
 
     Block get(long fileNumber, long blockOffset) {
-        return cache == null ? null : (Block) cache.getIfPresent(new Key(fileNumber, blockOffset));
+        if (cache == null) {
+            return null;
+        }
+        // A per-thread probe key: a lookup only hashes and compares its key (the cache never stores it),
+        // so a get of a cached block allocates nothing.
+        Key probe = PROBE.get();
+        probe.fileNumber = fileNumber;
+        probe.blockOffset = blockOffset;
+        return (Block) cache.getIfPresent(probe);
     }
 
     void put(long fileNumber, long blockOffset, Block block) {
@@ -80,5 +91,26 @@ public final class BlockCache {
         cache.put(new Key(fileNumber, offset), value);
     }
 
-    private record Key(long fileNumber, long blockOffset) {}
+    private static final ThreadLocal<Key> PROBE = ThreadLocal.withInitial(() -> new Key(0, 0));
+
+    /** (file number, offset). Mutable only in a thread's probe key; the keys stored in the cache never change. */
+    private static final class Key {
+        private long fileNumber;
+        private long blockOffset;
+
+        Key(long fileNumber, long blockOffset) {
+            this.fileNumber = fileNumber;
+            this.blockOffset = blockOffset;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.fileNumber == fileNumber && k.blockOffset == blockOffset;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(fileNumber) * 31 + Long.hashCode(blockOffset);
+        }
+    }
 }

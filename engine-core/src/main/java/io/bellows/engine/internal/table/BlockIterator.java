@@ -18,9 +18,9 @@ import java.util.Arrays;
 final class BlockIterator {
     private static final int MAX_INTERNAL_KEY_LENGTH = InternalKeys.MAX_KEY_LENGTH + TableFormat.KEY_TRAILER_LENGTH;
 
-    private final Block block;
-    private final byte[] data;
-    private final int limit;
+    private Block block;
+    private byte[] data;
+    private int limit;
     /** Offset of the current entry; {@code limit} when not positioned on one. */
     private int current;
     private int nextOffset;
@@ -40,12 +40,37 @@ final class BlockIterator {
     private byte[] valueCopy;
 
     BlockIterator(Block block) {
-        this.block = block;
-        this.data = block.data;
-        this.limit = block.restartsOffset;
+        reset(block);
+    }
+
+    /** An iterator over no block yet: {@link #reset} it before use. */
+    BlockIterator() {}
+
+    /**
+     * Makes this an unpositioned iterator over {@code b}, keeping its key buffer: a point lookup reuses
+     * one iterator per thread instead of allocating two per table probed.
+     */
+    BlockIterator reset(Block b) {
+        this.block = b;
+        this.data = b.data;
+        this.limit = b.restartsOffset;
         this.current = limit;
         this.nextOffset = limit;
+        this.keyLength = 0;
+        this.restartIndex = 0;
         this.nextRestartOffset = restartAfter(0);
+        this.userKeyCopy = null;
+        this.valueCopy = null;
+        return this;
+    }
+
+    /** Lets go of the block, so a reused iterator does not keep it reachable. */
+    void clear() {
+        block = null;
+        data = null;
+        limit = 0;
+        current = 0;
+        nextOffset = 0;
     }
 
     boolean isValid() {
@@ -186,6 +211,36 @@ final class BlockIterator {
     int compareTo(byte[] userKey, long sequence) {
         int c = Bytes.compare(key, 0, keyLength - TableFormat.KEY_TRAILER_LENGTH, userKey, 0, userKey.length);
         return c != 0 ? c : Long.compare(sequence, sequence());
+    }
+
+    /** The block's array, in which the current value lies at {@link #valueOffset()}. */
+    byte[] data() {
+        return data;
+    }
+
+    int valueOffset() {
+        return valueOffset;
+    }
+
+    int valueLength() {
+        return valueLength;
+    }
+
+    /**
+     * The offset of the block the current index value names, read without building its
+     * {@link BlockHandle} (a get looks the block up in the cache by it first); {@link #handle()} checks it.
+     */
+    long handleOffset() {
+        long result = 0;
+        int end = valueOffset + valueLength;
+        for (int p = valueOffset, shift = 0; p < end && shift <= 63; p++, shift += 7) {
+            int b = data[p];
+            result |= (long) (b & 0x7f) << shift;
+            if ((b & 0x80) == 0) {
+                return result;
+            }
+        }
+        throw block.corruption(current, "malformed block handle in index entry");
     }
 
     /** The current value read as a block handle (index blocks). */

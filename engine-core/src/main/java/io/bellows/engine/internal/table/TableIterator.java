@@ -17,6 +17,8 @@ final class TableIterator implements InternalIterator {
     private final BlockIterator indexIterator;
     /** Cursor over the data block the index cursor points at; null when there is none. */
     private BlockIterator dataIterator;
+    /** The one iterator {@link #dataIterator} is whenever set: moving to another block reuses it. */
+    private final BlockIterator blockIterator = new BlockIterator();
     private long dataBlockOffset = -1;
 
     TableIterator(TableReader table, boolean fillCache) {
@@ -143,16 +145,16 @@ final class TableIterator implements InternalIterator {
             dataBlockOffset = -1;
             return;
         }
-        BlockHandle handle = indexIterator.handle();
-        if (dataIterator != null && handle.offset() == dataBlockOffset) {
+        long offset = indexIterator.handleOffset();
+        if (dataIterator != null && offset == dataBlockOffset) {
             return;
         }
         dataIterator = null;
         try {
-            dataIterator = table.dataBlock(handle, fillCache).iterator();
+            dataIterator = blockIterator.reset(table.dataBlock(indexIterator, fillCache));
         } catch (IOException e) {
-            throw new EngineIOException("reading table " + table.path() + " at offset " + handle.offset(), e);
+            throw new EngineIOException("reading table " + table.path() + " at offset " + offset, e);
         }
-        dataBlockOffset = handle.offset();
+        dataBlockOffset = offset;
     }
 }

@@ -24,6 +24,9 @@ import java.util.Objects;
  * concurrent positional reads). Iterators it returns are single-threaded.
  */
 public final class TableReader implements OpenTable {
+    /** A point lookup's index and data block iterators, per thread: a get allocates neither. */
+    private static final ThreadLocal<BlockIterator[]> LOOKUP_ITERATORS =
+            ThreadLocal.withInitial(() -> new BlockIterator[] {new BlockIterator(), new BlockIterator()});
     private final ReadableFile file;
     private final Path path;
     private final long fileNumber;
@@ -164,30 +167,43 @@ public final class TableReader implements OpenTable {
             counters.bloomNegatives.increment();
             return false;
         }
-        BlockIterator indexIterator = index.iterator();
-        indexIterator.seek(userKey, seq);
-        if (!indexIterator.isValid()) {
-            return false;
-        }
-        BlockHandle handle = indexIterator.handle();
-        Block block = memo == null ? null : memo.get(fileNumber, handle.offset());
-        if (block == null) {
-            block = dataBlock(handle, fillCache);
-            if (memo != null) {
-                memo.remember(fileNumber, handle.offset(), block);
+        BlockIterator[] its = LOOKUP_ITERATORS.get();
+        BlockIterator indexIterator = its[0].reset(index);
+        BlockIterator it = its[1];
+        try {
+            indexIterator.seek(userKey, seq);
+            if (!indexIterator.isValid()) {
+                return false;
             }
+            long offset = indexIterator.handleOffset();
+            Block block = memo == null ? null : memo.get(fileNumber, offset);
+            if (block == null) {
+                block = dataBlock(indexIterator, fillCache);
+                if (memo != null) {
+                    memo.remember(fileNumber, offset, block);
+                }
+            }
+            it.reset(block);
+            it.seek(userKey, seq);
+            // NB: a target past the block's last entry but not past its index key cannot be in the next
+            // block: the index key is either that last entry (then nothing lies between) or (s, MAX_SEQUENCE)
+            // with s before the next block's first user key, so the target's user key is before it too.
+            if (!it.isValid() || !it.userKeyEquals(userKey)) {
+                return false;
+            }
+            int kind = it.kind();
+            if (kind == InternalKeys.KIND_PUT) {
+                // The value stays in the block's array (never modified, kept alive by the reference): the
+                // reader copies it once, into its result or the caller's buffer.
+                out.set(it.sequence(), kind, it.data(), it.valueOffset(), it.valueLength());
+            } else {
+                out.set(it.sequence(), kind, null);
+            }
+            return true;
+        } finally {
+            indexIterator.clear();
+            it.clear();
         }
-        BlockIterator it = block.iterator();
-        it.seek(userKey, seq);
-        // NB: a target past the block's last entry but not past its index key cannot be in the next
-        // block: the index key is either that last entry (then nothing lies between) or (s, MAX_SEQUENCE)
-        // with s before the next block's first user key, so the target's user key is before it too.
-        if (!it.isValid() || !it.userKeyEquals(userKey)) {
-            return false;
-        }
-        int kind = it.kind();
-        out.set(it.sequence(), kind, kind == InternalKeys.KIND_PUT ? it.value() : null);
-        return true;
     }
 
     /** An iterator over all entries; {@code fillCache} says whether blocks it reads enter the cache. */
@@ -210,13 +226,22 @@ public final class TableReader implements OpenTable {
         return index;
     }
 
-    /** The data block at {@code handle}, from the cache or verified from the file. */
-    Block dataBlock(BlockHandle handle, boolean fillCache) throws IOException {
-        Block block = cache.get(fileNumber, handle.offset());
+    /**
+     * The data block the index entry under {@code indexEntry} names: from the cache, found by the offset
+     * alone (nothing allocated), or verified from the file.
+     */
+    Block dataBlock(BlockIterator indexEntry, boolean fillCache) throws IOException {
+        Block block = cache.get(fileNumber, indexEntry.handleOffset());
         if (block != null) {
             counters.blockCacheHits.increment();
             return block;
         }
+        return loadDataBlock(indexEntry.handle(), fillCache);
+    }
+
+    /** Reads the data block at {@code handle} from the file (it was not in the cache), caching it if asked to. */
+    Block loadDataBlock(BlockHandle handle, boolean fillCache) throws IOException {
+        Block block;
         if (handle.offset() < FileHeader.LENGTH || handle.end() > dataEnd) {
             throw new CorruptionException(path, handle.offset(), "data block handle (" + handle.offset() + ", "
                     + handle.size() + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");

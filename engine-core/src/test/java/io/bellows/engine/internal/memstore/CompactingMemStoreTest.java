@@ -369,8 +369,8 @@ class CompactingMemStoreTest {
         try (MemStoreView v = f.store.view()) {
             for (int i = 0; i < sizes.length; i++) {
                 assertTrue(v.get(b(String.format("k%02d", i)), Long.MAX_VALUE >>> 8, lk));
-                assertEquals(sizes[i], lk.value.length, "length of cell " + i);
-                for (byte x : lk.value) {
+                assertEquals(sizes[i], lk.copyValue().length, "length of cell " + i);
+                for (byte x : lk.copyValue()) {
                     assertEquals((byte) (32 + i), x, "content of cell " + i);
                 }
             }

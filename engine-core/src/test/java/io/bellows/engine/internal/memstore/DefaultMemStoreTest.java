@@ -27,9 +27,9 @@ class DefaultMemStoreTest {
         assertTrue(v.get(b("k"), 100, lk));
         assertEquals(InternalKeys.KIND_DELETE, lk.kind);
         assertTrue(v.get(b("k"), 6, lk));
-        assertArrayEquals(b("v5"), lk.value);
+        assertArrayEquals(b("v5"), lk.copyValue());
         assertTrue(v.get(b("k"), 1, lk));
-        assertArrayEquals(b("v1"), lk.value);
+        assertArrayEquals(b("v1"), lk.copyValue());
         assertFalse(v.get(b("k"), 0, lk));
         assertFalse(v.get(b("j"), 100, lk));
         assertFalse(v.get(b("kk"), 100, lk));
@@ -51,7 +51,7 @@ class DefaultMemStoreTest {
         m.add(b("key0"), 11, InternalKeys.KIND_PUT, b("new"));
         Lookup lk = new Lookup();
         assertTrue(m.view().get(b("key0"), 100, lk));
-        assertArrayEquals(b("new"), lk.value);
+        assertArrayEquals(b("new"), lk.copyValue());
         assertTrue(m.view().get(b("key3"), 100, lk), "the snapshot is still read until cleared");
         m.clearSnapshot();
         assertFalse(m.view().get(b("key3"), 100, lk));

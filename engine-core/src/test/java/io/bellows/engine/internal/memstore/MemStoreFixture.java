@@ -71,7 +71,7 @@ final class MemStoreFixture {
         if (!v.get(b(key), seq, lk)) {
             return null;
         }
-        return lk.kind == InternalKeys.KIND_DELETE ? "<deleted>" : new String(lk.value);
+        return lk.kind == InternalKeys.KIND_DELETE ? "<deleted>" : new String(lk.copyValue());
     }
 
     String read(String key, long seq) {

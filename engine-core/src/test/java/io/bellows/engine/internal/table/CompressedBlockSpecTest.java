@@ -81,7 +81,7 @@ class CompressedBlockSpecTest {
             assertEquals(100, i);
             Lookup out = new Lookup();
             assertTrue(t.get("k042".getBytes(), Long.MAX_VALUE >>> 8, false, out));
-            assertArrayEquals(value(42, false, null), out.value);
+            assertArrayEquals(value(42, false, null), out.copyValue());
         }
     }
 

@@ -44,9 +44,9 @@ class TableCorruptionTest {
                 assertEquals(e.seq(), out.sequence);
                 assertEquals(e.kind(), out.kind);
                 if (e.kind() == InternalKeys.KIND_PUT) {
-                    assertArrayEquals(e.value(), out.value);
+                    assertArrayEquals(e.value(), out.copyValue());
                 } else {
-                    assertNull(out.value);
+                    assertNull(out.copyValue());
                 }
             }
             for (int i = 0; i < 20; i++) {
@@ -164,9 +164,9 @@ class TableCorruptionTest {
             assertThrows(CorruptionException.class, () -> open(bad), Arrays.toString(h));
         }
         try (TableReader table = open(good)) {
-            assertThrows(CorruptionException.class, () -> table.dataBlock(new BlockHandle(good.length, 10), false));
-            assertThrows(CorruptionException.class, () -> table.dataBlock(new BlockHandle(footer - 40, 10), false));
-            assertThrows(CorruptionException.class, () -> table.dataBlock(new BlockHandle(2, 10), false));
+            assertThrows(CorruptionException.class, () -> table.loadDataBlock(new BlockHandle(good.length, 10), false));
+            assertThrows(CorruptionException.class, () -> table.loadDataBlock(new BlockHandle(footer - 40, 10), false));
+            assertThrows(CorruptionException.class, () -> table.loadDataBlock(new BlockHandle(2, 10), false));
         }
     }
 

@@ -53,7 +53,7 @@ class TableSpecExampleTest {
             Lookup out = new Lookup();
             assertTrue(t.get("apple".getBytes(), 6, false, out));
             assertEquals(5, out.sequence);
-            assertArrayEquals("red".getBytes(), out.value);
+            assertArrayEquals("red".getBytes(), out.copyValue());
             assertEquals(3, t.properties().entries());
             assertEquals(bytes.length, t.properties().fileSize());
         }

@@ -47,9 +47,9 @@ class TableTest {
         assertEquals(expected.seq(), out.sequence);
         assertEquals(expected.kind(), out.kind);
         if (expected.kind() == InternalKeys.KIND_PUT) {
-            assertArrayEquals(expected.value(), out.value);
+            assertArrayEquals(expected.value(), out.copyValue());
         } else {
-            assertNull(out.value);
+            assertNull(out.copyValue());
         }
     }
 

@@ -84,7 +84,9 @@ public final class LeveledScheme implements CompactionScheme {
 
     @Override
     public void candidates(Version v, byte[] key, List<FileMeta> out) {
-        for (FileMeta f : v.files(0)) {
+        List<FileMeta> l0 = v.files(0);
+        for (int i = 0; i < l0.size(); i++) {
+            FileMeta f = l0.get(i);
             if (f.contains(key)) {
                 out.add(f);
             }

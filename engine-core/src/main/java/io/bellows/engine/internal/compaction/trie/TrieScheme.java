@@ -348,7 +348,7 @@ public final class TrieScheme implements CompactionScheme {
                 }
                 if (r.get(key, hi, lo, seq, fillCache, dst)) {
                     if (dst != out && dst.sequence > out.sequence) {
-                        out.set(dst.sequence, dst.kind, dst.value);
+                        out.set(dst);
                     }
                     found = true;
                 }

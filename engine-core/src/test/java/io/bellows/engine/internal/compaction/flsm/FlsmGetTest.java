@@ -75,7 +75,7 @@ class FlsmGetTest {
         EngineCounters counters = new EngineCounters();
         assertTrue(scheme.get(v, KEY, Long.MAX_VALUE >>> 8, tables, true, out, counters));
         assertEquals(5203, out.sequence);
-        assertArrayEquals("5203".getBytes(), out.value);
+        assertArrayEquals("5203".getBytes(), out.copyValue());
         assertEquals(Map.of(older.number, 1, younger.number, 1), probes);
         assertEquals(2, counters.tablesProbed.sum());
     }

@@ -79,11 +79,11 @@ class ClTableFormatTest {
             Lookup out = new Lookup();
             assertTrue(r.get(bytes("k"), 100, false, out));
             assertEquals(5, out.sequence);
-            assertArrayEquals(bytes("v1"), out.value, "read from the log");
+            assertArrayEquals(bytes("v1"), out.copyValue(), "read from the log");
             assertTrue(r.get(bytes("a"), 100, false, out));
             assertEquals(InternalKeys.KIND_DELETE, out.kind);
             assertTrue(r.get(bytes("z"), 100, false, out));
-            assertArrayEquals(bytes("zz"), out.value, "copied into the index");
+            assertArrayEquals(bytes("zz"), out.copyValue(), "copied into the index");
             assertFalse(r.get(bytes("z"), 8, false, out), "no version at or below 8");
             assertFalse(r.get(bytes("b"), 100, false, out));
             assertArrayEquals(new long[] {7}, r.logs());
@@ -166,18 +166,18 @@ class ClTableFormatTest {
         try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, cache)) {
             Lookup out = new Lookup();
             assertTrue(r.get(bytes("big"), 100, false, out));
-            assertArrayEquals(big, out.value);
+            assertArrayEquals(big, out.copyValue());
             assertEquals(0, cache.usedBytes(), "fillCache false leaves the cache alone");
             assertTrue(r.get(bytes("big"), 100, true, out));
-            assertArrayEquals(big, out.value);
+            assertArrayEquals(big, out.copyValue());
             assertTrue(cache.usedBytes() > big.length, "every chunk of the value is cached: " + cache.usedBytes());
             assertTrue(r.get(bytes("small"), 100, true, out));
             // Cached chunks were verified when read: with the log wiped, reads are served from the cache.
             fs.overwrite(FileNames.log(DIR, 7), new byte[fs.readAll(FileNames.log(DIR, 7)).length]);
             assertTrue(r.get(bytes("big"), 100, false, out));
-            assertArrayEquals(big, out.value);
+            assertArrayEquals(big, out.copyValue());
             assertTrue(r.get(bytes("small"), 100, false, out));
-            assertArrayEquals(bytes("s"), out.value);
+            assertArrayEquals(bytes("s"), out.copyValue());
         }
         // Without the cache, the wiped log is corruption, never a value.
         try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {

@@ -70,7 +70,7 @@ class HTableCorruptionTest {
             for (Entry e : entries) {
                 assertTrue(r.get(e.key(), Long.MAX_VALUE >>> 8, out), "lost " + new String(e.key()));
                 assertEquals(e.seq(), out.sequence);
-                assertArrayEquals(e.value(), out.value);
+                assertArrayEquals(e.value(), out.copyValue());
             }
             try (InternalIterator it = r.iterator()) {
                 it.seekToFirst();

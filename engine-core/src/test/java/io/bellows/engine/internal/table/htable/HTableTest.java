@@ -47,7 +47,7 @@ class HTableTest {
             assertTrue(r.get(e.key(), e.seq(), lk), "seed=" + seed);
             assertEquals(e.seq(), lk.sequence, "seed=" + seed);
             assertEquals(e.kind(), lk.kind);
-            assertArrayEquals(e.value(), lk.value);
+            assertArrayEquals(e.value(), lk.copyValue());
             assertTrue(r.get(e.key(), e.seq() + 5, lk));
             assertTrue(lk.sequence >= e.seq());
         }
@@ -130,7 +130,7 @@ class HTableTest {
         Lookup lk = new Lookup();
         for (Entry e : entries) {
             assertTrue(r.get(e.key(), Long.MAX_VALUE >>> 8, lk), "seed=" + seed);
-            assertArrayEquals(e.value(), lk.value);
+            assertArrayEquals(e.value(), lk.copyValue());
         }
         assertTrue(t.counters.blockReads.sum() <= 3L * entries.size(), "at most a chain of three bucket reads");
     }
@@ -175,17 +175,17 @@ class HTableTest {
         assertEquals(2, r.overflowItems());
         Lookup lk = new Lookup();
         assertTrue(r.get("a".getBytes(), 100, lk));
-        assertArrayEquals(small, lk.value);
+        assertArrayEquals(small, lk.copyValue());
         assertTrue(r.get("a".getBytes(), 25, lk));
-        assertArrayEquals(big1, lk.value);
+        assertArrayEquals(big1, lk.copyValue());
         assertTrue(r.get("a".getBytes(), 15, lk));
         assertEquals(DEL, lk.kind);
-        assertNull(lk.value);
+        assertNull(lk.copyValue());
         assertFalse(r.get("a".getBytes(), 9, lk));
         assertTrue(r.get("b".getBytes(), 100, lk));
-        assertArrayEquals(big2, lk.value);
+        assertArrayEquals(big2, lk.copyValue());
         assertTrue(r.get("b".getBytes(), 39, lk));
-        assertArrayEquals(small, lk.value);
+        assertArrayEquals(small, lk.copyValue());
         try (InternalIterator it = r.iterator()) {
             it.seekToFirst();
             for (Entry e : entries) {
@@ -320,7 +320,7 @@ class HTableTest {
         assertTrue(filled <= 2L * r.buckets(), "each bucket (or its destination) read once, got " + filled);
         for (Entry e : entries) {
             assertTrue(r.get(e.key(), 5, true, lk));
-            assertArrayEquals(e.value(), lk.value);
+            assertArrayEquals(e.value(), lk.copyValue());
         }
         assertEquals(uncached + filled, t.counters.blockReads.sum(), "the third pass hits the cache only");
         assertTrue(t.counters.blockCacheHits.sum() >= entries.size());
