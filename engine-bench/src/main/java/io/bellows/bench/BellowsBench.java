@@ -153,10 +153,14 @@ public final class BellowsBench {
                         db = opener.open(dir.path(), o);
                     }
                     empty = false;
-                    WorkloadResult r = new WorkloadRunner(db, o, keys, valuePool, records, progressTo)
-                            .run(w, random.split());
+                    TraceReplay replay = w == Workload.REPLAY ? new TraceReplay(db, o, progressTo) : null;
+                    WorkloadResult r = replay != null ? replay.run()
+                            : new WorkloadRunner(db, o, keys, valuePool, records, progressTo).run(w, random.split());
                     results.add(r);
                     report.printResult(r);
+                    if (replay != null && r.ran()) {
+                        out.println(replay.describe());
+                    }
                     if (r.ran()) {
                         printDetails(o, report, out, db, r);
                     }

@@ -206,6 +206,12 @@ final class BenchFlags {
                 (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
         add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
                 (v, s) -> v.scanLength = (int) longIn("scan_length", s, 1, 1_000_000));
+        add(m, "trace", "FILE", "none", "the trace the replay workload plays (recorded by Engine.startTrace,"
+                + " EngineOptions.trace or the YCSB binding's bellows.trace)",
+                (v, s) -> v.trace = path("trace", s));
+        add(m, "replay_speed", "F", "0", "replay at F times the recorded speed (1.0: as recorded, with its"
+                + " pauses); 0 replays as fast as possible",
+                (v, s) -> v.replaySpeed = replaySpeed(s));
         add(m, "durability", names(Durability.values()), Durability.ASYNC.name(),
                 "WriteOptions durability of every write",
                 (v, s) -> v.durability = enumValue("durability", s, Durability.class));
@@ -315,6 +321,19 @@ final class BenchFlags {
     static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
             String defaultText, String help, BiConsumer<FlagValues, String> apply) {
         m.put(name, new Flag(name, hint, defaultText, help, apply, scheme));
+    }
+
+    private static double replaySpeed(String s) {
+        double v;
+        try {
+            v = Double.parseDouble(s.trim());
+        } catch (NumberFormatException e) {
+            throw new FlagException("--replay_speed takes a number, got '" + s + "'");
+        }
+        if (!(v >= 0 && v <= 1e6)) {
+            throw new FlagException("--replay_speed must be between 0 and 1000000, got " + s);
+        }
+        return v;
     }
 
     static long longIn(String flag, String s, long min, long max) {

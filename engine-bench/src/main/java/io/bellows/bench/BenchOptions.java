@@ -22,6 +22,8 @@ import java.util.List;
  * @param progress whether to draw a progress bar, or null to draw one when in a terminal
  * @param sampleMillis interval of throughput samples
  * @param hotspot the hot set of the hotspot distribution
+ * @param trace the trace the replay workload plays, or null
+ * @param replaySpeed the replay's speed as a multiple of the recorded one; 0 for as fast as possible
  */
 record BenchOptions(
         List<Workload> benchmarks,
@@ -54,7 +56,9 @@ record BenchOptions(
         Path out,
         Boolean progress,
         int sampleMillis,
-        KeyDistribution.Hotspot hotspot) {
+        KeyDistribution.Hotspot hotspot,
+        Path trace,
+        double replaySpeed) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);

@@ -14,6 +14,7 @@ import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -65,6 +66,8 @@ final class FlagValues {
     final TrieOptions.Builder trie = TrieOptions.builder();
     final PtierOptions.Builder ptier = PtierOptions.builder();
     final TriadOptions.Builder triad = TriadOptions.builder();
+    Path trace;
+    double replaySpeed;
     int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
     int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
     /** The scheme flags given, each with the scheme it belongs to, in order. */
@@ -121,12 +124,19 @@ final class FlagValues {
             EngineSpec rocksdb = EngineSpec.parse("rocksdb");
             baseline = engines.contains(rocksdb) ? rocksdb : engines.get(0);
         }
+        if (benchmarks.contains(Workload.REPLAY) != (trace != null)) {
+            throw new FlagException(trace == null ? "--benchmarks=replay needs --trace=FILE"
+                    : "--trace is read by the replay workload only; add replay to --benchmarks");
+        }
+        if (trace != null && !Files.isReadable(trace)) {
+            throw new FlagException("--trace=" + trace + " is not a readable file");
+        }
         long derived = Math.max(1, num / 5);
         return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
                 keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
                 batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
                 operations < 0 ? derived : operations, requestDistribution, scanLength,
-                single, engines, baseline, json, out, progress, sampleMillis, hotspot);
+                single, engines, baseline, json, out, progress, sampleMillis, hotspot, trace, replaySpeed);
     }
 
     /** The options of {@code scheme}: those the scheme flags set for LEVELED, FLSM, LSM_TRIE, PTIER and TRIAD. */

@@ -1,0 +1,153 @@
+package io.bellows.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Cursor;
+import io.bellows.engine.Engine;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.InMemoryCompaction;
+import io.bellows.engine.ReadOptions;
+import io.bellows.engine.TestSeeds;
+import io.bellows.engine.TraceOptions;
+import io.bellows.engine.WriteBatch;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The replay workload: a trace captured from a real engine (two threads on disjoint keys, every kind of
+ * call) replayed into another configuration leaves the same contents (the model check), and compare mode
+ * replays one trace on several configurations and names the winners.
+ */
+class TraceReplayTest {
+    private static final EngineOptions SMALL = EngineOptions.builder().memstoreSize(64 << 10).build();
+
+    @TempDir
+    Path tmp;
+
+    /** Records random calls of two threads on a LEVELED/NONE store; returns its final contents. */
+    private TreeMap<String, String> capture(Path trace, boolean values, long seed) throws Exception {
+        try (Engine db = Engine.open(tmp.resolve("source"), SMALL)) {
+            db.startTrace(trace, TraceOptions.builder().values(values).build());
+            Thread[] threads = new Thread[2];
+            for (int t = 0; t < threads.length; t++) {
+                int id = t;
+                threads[t] = new Thread(() -> randomCalls(db, id, new Random(seed + id)));
+                threads[t].start();
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            db.endTrace();
+            return contents(db);
+        }
+    }
+
+    private static void randomCalls(Engine db, int thread, Random r) {
+        for (int i = 0; i < 1500; i++) {
+            byte[] key = key(thread, r.nextInt(400));
+            int op = r.nextInt(10);
+            if (op < 4) {
+                byte[] value = new byte[1 + r.nextInt(300)];
+                r.nextBytes(value);
+                db.put(key, value);
+            } else if (op == 4) {
+                db.delete(key);
+            } else if (op == 5) {
+                WriteBatch b = new WriteBatch();
+                for (int j = 0; j < 3; j++) {
+                    byte[] v = new byte[r.nextInt(50)];
+                    r.nextBytes(v);
+                    b.put(key(thread, r.nextInt(400)), v);
+                }
+                b.delete(key(thread, r.nextInt(400)));
+                db.write(b);
+            } else if (op == 6) {
+                db.multiGet(List.of(key, key(thread, r.nextInt(400))));
+            } else if (op == 7) {
+                try (Cursor c = db.cursor(ReadOptions.defaults().from(key(thread, 0)).to(key(thread, 400)))) {
+                    c.seek(key);
+                    for (int j = 0; j < 5 && c.isValid(); j++) {
+                        c.next();
+                    }
+                    c.seekForPrev(key);
+                    if (c.isValid()) {
+                        c.prev();
+                    }
+                }
+            } else {
+                db.get(key);
+            }
+        }
+    }
+
+    private static byte[] key(int thread, int n) {
+        return String.format("t%d-%05d", thread, n).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static TreeMap<String, String> contents(Engine db) {
+        TreeMap<String, String> m = new TreeMap<>();
+        try (Cursor c = db.cursor(ReadOptions.defaults())) {
+            for (c.seekToFirst(); c.isValid(); c.next()) {
+                m.put(new String(c.key(), StandardCharsets.UTF_8), HexFormat.of().formatHex(c.value()));
+            }
+        }
+        return m;
+    }
+
+    @Test
+    void aCapturedTraceReplayedIntoAnotherConfigurationLeavesTheSameContents() throws Exception {
+        long seed = TestSeeds.seed("TraceReplayTest");
+        Path trace = tmp.resolve("run.trace");
+        TreeMap<String, String> expected = capture(trace, true, seed);
+        assertTrue(expected.size() > 100, "the run left data: " + expected.size());
+        Path replayed = tmp.resolve("replayed");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<WorkloadResult> results = BellowsBench.run(new String[] {"--benchmarks=replay", "--trace=" + trace,
+            "--engine=bellows:FLSM/BASIC", "--memstore_size=64K", "--db=" + replayed},
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        System.out.print(text);
+        WorkloadResult r = results.get(0);
+        assertTrue(r.ran(), text);
+        assertTrue(r.ops() > 2000, "every record is an operation: " + r.ops());
+        assertTrue(r.stats().io().flushBytesWritten() > 0, "the replay reached disk");
+        assertTrue(text.contains("on 2 threads") && text.contains("0 records skipped"), text);
+        EngineOptions flsm = SMALL.toBuilder().compaction(CompactionStyle.FLSM)
+                .inMemoryCompaction(InMemoryCompaction.BASIC).build();
+        try (Engine db = Engine.open(replayed, flsm)) {
+            assertEquals(expected, contents(db));
+        }
+    }
+
+    @Test
+    void compareModeReplaysOneTraceOnEveryConfigurationAndNamesTheWinners() throws Exception {
+        Path trace = tmp.resolve("small.trace");
+        capture(trace, false, TestSeeds.seed("TraceReplayTest compare"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = BellowsBench.execute(new String[] {"--engines=bellows:LEVELED/NONE,bellows:LSM_TRIE/NONE,rocksdb",
+            "--benchmarks=replay", "--trace=" + trace, "--memstore_size=64K", "--replay_speed=0"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        System.out.print(text);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("[rocksdb] replay") && text.contains("[bellows:LEVELED/NONE] replay"), text);
+        assertTrue(text.contains("replay on bellows:LSM_TRIE/NONE: not supported, the trace opens cursors"), text);
+        int best = text.indexOf("Best per workload");
+        assertTrue(best > 0, text);
+        String verdict = text.substring(best);
+        assertTrue(verdict.matches("(?s).*replay\\s+ops/s\\s+(bellows:LEVELED/NONE|rocksdb)\\s+\\d+.*"), verdict);
+        assertTrue(verdict.matches("(?s).*p99 us\\s+(bellows:LEVELED/NONE|rocksdb)\\s+[\\d.]+.*"), verdict);
+    }
+}
