@@ -144,6 +144,7 @@ public final class BellowsBench {
                 report.printTableIo(db.stats().io().tableIoMode());
                 report.printResultHeader();
                 boolean empty = !o.useExistingDb();
+                int replays = 0;
                 for (Workload w : o.benchmarks()) {
                     if (w.freshDb() && !empty) {
                         db.close();
@@ -153,7 +154,8 @@ public final class BellowsBench {
                         db = opener.open(dir.path(), o);
                     }
                     empty = false;
-                    TraceReplay replay = w == Workload.REPLAY ? new TraceReplay(db, o, progressTo) : null;
+                    TraceReplay replay = w == Workload.REPLAY ? new TraceReplay(db, o, o.traces().get(replays++), progressTo)
+                            : null;
                     WorkloadResult r = replay != null ? replay.run()
                             : new WorkloadRunner(db, o, keys, valuePool, records, progressTo).run(w, random.split());
                     results.add(r);

@@ -206,12 +206,18 @@ final class BenchFlags {
                 (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
         add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
                 (v, s) -> v.scanLength = (int) longIn("scan_length", s, 1, 1_000_000));
-        add(m, "trace", "FILE", "none", "the trace the replay workload plays (recorded by Engine.startTrace,"
-                + " EngineOptions.trace or the YCSB binding's bellows.trace)",
-                (v, s) -> v.trace = path("trace", s));
+        add(m, "trace", "FILE[,FILE...]", "none", "the traces the replay workloads play, the i-th replay of"
+                + " --benchmarks the i-th file (recorded by Engine.startTrace, EngineOptions.trace or the YCSB"
+                + " binding's bellows.trace)",
+                (v, s) -> v.traces = paths("trace", s));
         add(m, "replay_speed", "F", "0", "replay at F times the recorded speed (1.0: as recorded, with its"
                 + " pauses); 0 replays as fast as possible",
                 (v, s) -> v.replaySpeed = replaySpeed(s));
+        add(m, "record_trace", "FILE", "none", "record this run's calls into its Bellows store to FILE"
+                + " (EngineOptions.trace), for --benchmarks=replay elsewhere",
+                (v, s) -> v.recordTrace = path("record_trace", s));
+        add(m, "record_trace_values", null, "false", "--record_trace records value bytes, not only lengths",
+                (v, s) -> v.recordTraceValues = bool("record_trace_values", s));
         add(m, "durability", names(Durability.values()), Durability.ASYNC.name(),
                 "WriteOptions durability of every write",
                 (v, s) -> v.durability = enumValue("durability", s, Durability.class));
@@ -321,6 +327,14 @@ final class BenchFlags {
     static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
             String defaultText, String help, BiConsumer<FlagValues, String> apply) {
         m.put(name, new Flag(name, hint, defaultText, help, apply, scheme));
+    }
+
+    private static List<Path> paths(String flag, String s) {
+        List<Path> out = new ArrayList<>();
+        for (String part : s.split(",", -1)) {
+            out.add(path(flag, part.trim()));
+        }
+        return out;
     }
 
     private static double replaySpeed(String s) {

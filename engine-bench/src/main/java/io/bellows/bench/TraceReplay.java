@@ -6,6 +6,7 @@ import io.bellows.engine.internal.trace.TraceReader;
 import io.bellows.engine.internal.trace.TraceRecord;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,19 +33,21 @@ import org.HdrHistogram.Histogram;
 final class TraceReplay {
     private final BenchEngine db;
     private final BenchOptions options;
+    private final Path trace;
     private final PrintStream progressTo;
     private final Map<Long, BenchEngine.Scan> scans = new ConcurrentHashMap<>();
     private final AtomicLong skipped = new AtomicLong();
     private TraceSummary summary;
 
-    TraceReplay(BenchEngine db, BenchOptions options, PrintStream progressTo) {
+    TraceReplay(BenchEngine db, BenchOptions options, Path trace, PrintStream progressTo) {
         this.db = db;
         this.options = options;
+        this.trace = trace;
         this.progressTo = progressTo;
     }
 
     WorkloadResult run() {
-        summary = TraceSummary.of(options.trace());
+        summary = TraceSummary.of(trace);
         if (summary.cursors()) {
             try (BenchEngine.Scan probe = db.scan()) {
                 // The store orders its keys; the trace's cursors can be replayed.
@@ -138,7 +141,7 @@ final class TraceReplay {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while replaying " + options.trace(), e);
+            throw new IllegalStateException("interrupted while replaying " + trace, e);
         }
         Throwable e = failure.get();
         if (e != null) {
@@ -165,7 +168,7 @@ final class TraceReplay {
         void play(long origin) throws IOException {
             double speed = options.replaySpeed();
             stats.startNanos = System.nanoTime();
-            try (TraceReader r = TraceReader.open(options.trace())) {
+            try (TraceReader r = TraceReader.open(trace)) {
                 for (TraceReader.Block b = r.next(thread); b != null; b = r.next(thread)) {
                     for (TraceRecord rec : b.records()) {
                         if (speed > 0) {

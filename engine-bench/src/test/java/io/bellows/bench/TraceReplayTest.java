@@ -1,6 +1,7 @@
 package io.bellows.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
@@ -15,6 +16,7 @@ import io.bellows.engine.WriteBatch;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -149,5 +151,24 @@ class TraceReplayTest {
         String verdict = text.substring(best);
         assertTrue(verdict.matches("(?s).*replay\\s+ops/s\\s+(bellows:LEVELED/NONE|rocksdb)\\s+\\d+.*"), verdict);
         assertTrue(verdict.matches("(?s).*p99 us\\s+(bellows:LEVELED/NONE|rocksdb)\\s+[\\d.]+.*"), verdict);
+    }
+
+    @Test
+    void replayFlagsMustFitTogether() throws Exception {
+        Path trace = tmp.resolve("x.trace");
+        Files.writeString(trace, "");
+        assertFlagError("--benchmarks=replay needs --trace=FILE", "--benchmarks=replay");
+        assertFlagError("--trace names 1 trace(s) but --benchmarks has 0", "--benchmarks=fillrandom", "--trace=" + trace);
+        assertFlagError("--trace names 1 trace(s) but --benchmarks has 2", "--benchmarks=replay,replay", "--trace=" + trace);
+        assertFlagError("is not a readable file", "--benchmarks=replay", "--trace=" + tmp.resolve("missing"));
+        assertFlagError("--replay_speed must be between", "--benchmarks=replay", "--trace=" + trace, "--replay_speed=-1");
+        assertFlagError("--record_trace records a Bellows engine", "--engine=rocksdb", "--record_trace=" + trace);
+        assertEquals(List.of(trace, trace), BenchFlags.parse("--benchmarks=replay,fillrandom,replay",
+                "--trace=" + trace + "," + trace, "--replay_speed=1.5").traces());
+    }
+
+    private static void assertFlagError(String message, String... args) {
+        FlagException e = assertThrows(FlagException.class, () -> BenchFlags.parse(args));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
     }
 }
