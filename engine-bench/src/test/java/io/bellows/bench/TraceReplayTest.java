@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Cursor;
+import io.bellows.engine.Durability;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
@@ -28,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The replay workload: a trace captured from a real engine (two threads on disjoint keys, every kind of
- * call) replayed into another configuration leaves the same contents (the model check), and compare mode
- * replays one trace on several configurations and names the winners.
+ * call) replayed into another configuration and into RocksDB leaves the same contents (the model check),
+ * and compare mode replays one trace on several configurations and names the winners.
  */
 class TraceReplayTest {
     private static final EngineOptions SMALL = EngineOptions.builder().memstoreSize(64 << 10).build();
@@ -130,6 +131,17 @@ class TraceReplayTest {
         try (Engine db = Engine.open(replayed, flsm)) {
             assertEquals(expected, contents(db));
         }
+
+        Path rocks = tmp.resolve("rocksdb");
+        assertTrue(BellowsBench.run(new String[] {"--benchmarks=replay", "--trace=" + trace, "--engine=rocksdb",
+            "--memstore_size=64K", "--db=" + rocks}, new PrintStream(out, true, StandardCharsets.UTF_8)).get(0).ran());
+        TreeMap<String, String> inRocks = new TreeMap<>();
+        try (BenchEngine db = RocksDbEngine.open(rocks, SMALL, Durability.ASYNC); BenchEngine.Scan c = db.scan()) {
+            for (c.seekToFirst(); c.isValid(); c.next()) {
+                inRocks.put(new String(c.key(), StandardCharsets.UTF_8), HexFormat.of().formatHex(c.value()));
+            }
+        }
+        assertEquals(expected, inRocks, "the same trace replayed into RocksDB");
     }
 
     @Test
