@@ -154,11 +154,15 @@ final class TraceBuffer {
         }
     }
 
-    /** Writes what is left and records nothing more. */
+    /**
+     * Writes what is left and records nothing more. The block's memory is let go: the thread's
+     * ThreadLocal entry outlives the trace until the thread ends.
+     */
     void close() {
         if (!closed) {
             flush();
             closed = true;
+            buf = new byte[0];
         }
     }
 }

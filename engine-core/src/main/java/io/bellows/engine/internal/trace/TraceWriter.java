@@ -39,6 +39,8 @@ public final class TraceWriter implements Closeable {
     private final ThreadLocal<TraceBuffer> local = ThreadLocal.withInitial(this::newBuffer);
     /** Every thread's buffer, so that close writes their partial blocks. Guarded by this. */
     private final List<TraceBuffer> buffers = new ArrayList<>();
+    /** Whether close has begun: a thread recording its first call after that gets a closed buffer. Guarded by this. */
+    private boolean ended;
     private final AtomicLong cursorIds = new AtomicLong();
     private final Object fileLock = new Object();
     /** Bytes in the file. Guarded by fileLock. */
@@ -85,8 +87,12 @@ public final class TraceWriter implements Closeable {
     }
 
     private synchronized TraceBuffer newBuffer() {
-        TraceBuffer b = new TraceBuffer(this, buffers.size(), blockSize);
-        buffers.add(b);
+        TraceBuffer b = new TraceBuffer(this, buffers.size(), ended ? 0 : blockSize);
+        if (ended) {
+            b.close();
+        } else {
+            buffers.add(b);
+        }
         return b;
     }
 
@@ -260,7 +266,9 @@ public final class TraceWriter implements Closeable {
     public void close() throws IOException {
         List<TraceBuffer> all;
         synchronized (this) {
+            ended = true;
             all = new ArrayList<>(buffers);
+            buffers.clear();
         }
         for (TraceBuffer b : all) {
             synchronized (b) {
