@@ -163,6 +163,9 @@ final class BenchFlags {
         out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
         out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
+        out.println("  replay plays a trace (Engine.startTrace, --record_trace, YCSB's bellows.trace) with one thread per");
+        out.println("  recorded thread, not --threads; e.g. --engines=... --benchmarks=replay --trace=app.trace compares");
+        out.println("  every configuration on it (docs/benchmarks.md, \"Replaying your own workload\").");
         out.println("  A workload the store cannot run (readseq, seekrandom, ycsbe need cursors, which LSM_TRIE");
         out.println("  refuses) is reported as not supported, and the next workloads run.");
         out.println("  Exit codes: 0 done, 1 the engine failed (compare mode: a configuration's JVM failed; the");

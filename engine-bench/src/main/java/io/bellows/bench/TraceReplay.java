@@ -25,7 +25,9 @@ import org.HdrHistogram.Histogram;
  * one thread per recorded thread, each in its recorded order; at {@code --replay_speed} S > 0 each
  * call also waits for its recorded time divided by S, at 0 the calls follow each other at once. A
  * trace of lengths only is replayed with random values of the recorded lengths. Every record is one
- * operation, timed as one call (a run of cursor steps as one call).
+ * operation, timed as one call (a run of cursor steps as one call). Threads whose recorded lives did not
+ * overlap keep their order at any speed: a thread starts once every thread whose last call came before
+ * its first has finished (a load phase's threads before a run phase's).
  *
  * <p>A cursor used on another thread than the one that opened it may not be open yet in a fast
  * replay; such a record is skipped and counted ({@link #describe()}).
@@ -62,6 +64,13 @@ final class TraceReplay {
         List<Player> players = new ArrayList<>();
         for (int thread : summary.recordsByThread().keySet()) {
             players.add(new Player(thread, pool, random.split()));
+        }
+        for (Player p : players) {
+            for (Player q : players) {
+                if (summary.lastByThread().get(q.thread) < summary.firstByThread().get(p.thread)) {
+                    p.after.add(q);
+                }
+            }
         }
         EngineStats statsBefore = db.stats();
         ProcessMetrics before = ProcessMetrics.now();
@@ -124,9 +133,14 @@ final class TraceReplay {
             Thread t = new Thread(() -> {
                 try {
                     go.await();
+                    for (Player q : p.after) {
+                        q.done.await();
+                    }
                     p.play(origin[0]);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
+                } finally {
+                    p.done.countDown();
                 }
             }, "bench-replay-" + p.thread);
             threads.add(t);
@@ -153,6 +167,9 @@ final class TraceReplay {
     private final class Player {
         final int thread;
         final ThreadStats stats = new ThreadStats();
+        /** The players that must finish before this one starts; their recorded threads ended before its began. */
+        final List<Player> after = new ArrayList<>();
+        final CountDownLatch done = new CountDownLatch(1);
         private final byte[] pool;
         private final SplittableRandom random;
         private final byte[] readBuffer = new byte[1 << 16];

@@ -15,19 +15,25 @@ import java.util.TreeMap;
  * and where a torn tail was left out.
  *
  * @param recordsByThread records of each recorded thread, by thread number
+ * @param firstByThread the time of each thread's first record
+ * @param lastByThread the time of each thread's last record
  * @param tornAt file offset of the torn tail left out, or -1
  */
-record TraceSummary(Path file, boolean values, Map<Integer, Long> recordsByThread, boolean cursors,
-        int maxValueLength, long spanNanos, long tornAt) {
+record TraceSummary(Path file, boolean values, Map<Integer, Long> recordsByThread, Map<Integer, Long> firstByThread,
+        Map<Integer, Long> lastByThread, boolean cursors, int maxValueLength, long spanNanos, long tornAt) {
 
     static TraceSummary of(Path file) {
         Map<Integer, Long> byThread = new TreeMap<>();
+        Map<Integer, Long> first = new TreeMap<>();
+        Map<Integer, Long> last = new TreeMap<>();
         boolean cursors = false;
         int maxValue = 0;
         long span = 0;
         try (TraceReader r = TraceReader.open(file)) {
             for (TraceReader.Block b = r.next(); b != null; b = r.next()) {
                 byThread.merge(b.thread(), (long) b.records().size(), Long::sum);
+                first.putIfAbsent(b.thread(), b.records().get(0).time());
+                last.put(b.thread(), b.records().get(b.records().size() - 1).time());
                 for (TraceRecord rec : b.records()) {
                     span = Math.max(span, rec.time());
                     if (rec instanceof TraceRecord.CursorOpen) {
@@ -41,7 +47,7 @@ record TraceSummary(Path file, boolean values, Map<Integer, Long> recordsByThrea
                     }
                 }
             }
-            return new TraceSummary(file, r.values(), byThread, cursors, maxValue, span, r.tornAt());
+            return new TraceSummary(file, r.values(), byThread, first, last, cursors, maxValue, span, r.tornAt());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read trace " + file, e);
         }

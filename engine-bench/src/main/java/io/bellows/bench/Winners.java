@@ -12,14 +12,14 @@ import java.util.function.ToDoubleFunction;
  * none has it (nothing reached disk, or no configuration ran the workload).
  */
 final class Winners {
-    private static final String ROW = "%-16s %-8s %-32s %12s%n";
+    private static final String ROW = "%-16s %-8s %12s  %s%n";
 
     private Winners() {}
 
     static void print(PrintStream out, List<EngineRun> runs) {
         out.println();
         out.println("Best per workload (ops/s: highest; p99, w-amp, s-amp: lowest; -: no configuration has the figure)");
-        out.printf(Locale.ROOT, ROW, "workload", "figure", "best", "value");
+        out.printf(Locale.ROOT, ROW, "workload", "figure", "value", "best (ties: all)");
         out.println("-".repeat(71));
         int workloads = runs.get(0).results().size();
         for (int i = 0; i < workloads; i++) {
@@ -32,8 +32,8 @@ final class Winners {
     }
 
     private static void print(PrintStream out, String workload, String figure, Best best, int decimals) {
-        out.printf(Locale.ROOT, ROW, workload, figure, best == null ? "-" : best.engine(),
-                best == null ? "-" : Figures.fixed(best.value(), decimals));
+        out.printf(Locale.ROOT, ROW, workload, figure, best == null ? "-" : Figures.fixed(best.value(), decimals),
+                best == null ? "-" : best.engine());
     }
 
     /** A configuration and its winning figure. */
