@@ -179,45 +179,48 @@ public final class EngineImpl implements Engine {
     public void put(byte[] key, byte[] value, WriteOptions options) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        OpTimers[] t = timers;
         TraceWriter tr = trace;
-        long t0 = t.length == 0 && tr == null ? 0 : System.nanoTime();
+        long traceStart = tr == null ? 0 : System.nanoTime();
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
         // Sized for the encoded put (kind byte, two varint lengths of at most 5 bytes, key, value).
         apply(new WriteBatch(11 + key.length + value.length).put(key, value), options);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.PUT, t0);
         }
         if (tr != null) {
-            tr.put(t0, key, value);
+            tr.put(traceStart, key, value);
         }
     }
 
     @Override
     public void delete(byte[] key, WriteOptions options) {
         Objects.requireNonNull(key, "key");
-        OpTimers[] t = timers;
         TraceWriter tr = trace;
-        long t0 = t.length == 0 && tr == null ? 0 : System.nanoTime();
+        long traceStart = tr == null ? 0 : System.nanoTime();
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
         apply(new WriteBatch(6 + key.length).delete(key), options);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.DELETE, t0);
         }
         if (tr != null) {
-            tr.delete(t0, key);
+            tr.delete(traceStart, key);
         }
     }
 
     @Override
     public void write(WriteBatch batch, WriteOptions wo) {
-        OpTimers[] t = timers;
         TraceWriter tr = trace;
-        long t0 = t.length == 0 && tr == null ? 0 : System.nanoTime();
+        long traceStart = tr == null ? 0 : System.nanoTime();
+        OpTimers[] t = timers;
+        long t0 = t.length == 0 ? 0 : System.nanoTime();
         apply(batch, wo);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.WRITE, t0);
         }
         if (tr != null && batch.count() > 0) {
-            tr.write(t0, batch);
+            tr.write(traceStart, batch);
         }
     }
 
