@@ -173,6 +173,25 @@ class TraceReplayTest {
     }
 
     @Test
+    void atRecordedSpeedThePausesAreKept() throws Exception {
+        Path trace = tmp.resolve("paused.trace");
+        try (Engine db = Engine.open(tmp.resolve("paused"), SMALL)) {
+            db.startTrace(trace, TraceOptions.defaults());
+            db.put(key(0, 1), new byte[10]);
+            Thread.sleep(1000);
+            db.put(key(0, 2), new byte[10]);
+            db.endTrace();
+        }
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        WorkloadResult recorded = BellowsBench.run(new String[] {"--benchmarks=replay", "--trace=" + trace,
+            "--replay_speed=1.0"}, quiet).get(0);
+        assertTrue(recorded.seconds() >= 0.99, "the second put waits for its recorded time: " + recorded.seconds());
+        WorkloadResult fast = BellowsBench.run(new String[] {"--benchmarks=replay", "--trace=" + trace}, quiet).get(0);
+        assertTrue(fast.seconds() < 0.9, "as fast as possible: " + fast.seconds());
+        assertEquals(2, fast.ops());
+    }
+
+    @Test
     void compareModeReplaysOneTraceOnEveryConfigurationAndNamesTheWinners() throws Exception {
         Path trace = tmp.resolve("small.trace");
         capture(trace, false, TestSeeds.seed("TraceReplayTest compare"));
