@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.Cursor;
 import io.bellows.engine.Engine;
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.TraceOptions;
@@ -124,6 +125,22 @@ class TraceTest {
             assertNull(m.key());
         } else {
             assertArrayEquals(b(key), m.key());
+        }
+    }
+
+    @Test
+    void aTraceFromOpenEndsAtCloseAndAnUnwritableOneIsRefused() throws IOException {
+        Path trace = dir.resolve("open.trace");
+        EngineOptions traced = EngineOptions.builder().trace(trace, TraceOptions.defaults()).build();
+        try (Engine db = Engine.open(dir.resolve("db"), traced)) {
+            db.put(b("k"), b("v"));
+            assertThrows(IllegalStateException.class, () -> db.startTrace(dir.resolve("second"), TraceOptions.defaults()));
+        }
+        assertEquals(1, records(trace).size(), "close wrote the partial block");
+        try (Engine db = Engine.open(dir.resolve("db"), EngineOptions.defaults())) {
+            assertThrows(EngineIOException.class, () -> db.startTrace(dir.resolve("missing/dir/t"), TraceOptions.defaults()));
+            db.endTrace();
+            assertArrayEquals(b("v"), db.get(b("k")), "the engine goes on");
         }
     }
 
