@@ -28,6 +28,7 @@ module io.bellows.engine {
     exports io.bellows.engine.internal.wal to io.bellows.bench, io.bellows.cli;
     exports io.bellows.engine.internal.io to io.bellows.bench, io.bellows.cli;
     exports io.bellows.engine.internal.inspect to io.bellows.cli;
+    exports io.bellows.engine.internal.trace to io.bellows.bench;
     exports io.bellows.engine.internal.version to io.bellows.cli;
 
     uses io.bellows.engine.internal.memstore.spi.SegmentLayoutProvider;

@@ -144,6 +144,7 @@ public final class BellowsBench {
                 report.printTableIo(db.stats().io().tableIoMode());
                 report.printResultHeader();
                 boolean empty = !o.useExistingDb();
+                int replays = 0;
                 for (Workload w : o.benchmarks()) {
                     if (w.freshDb() && !empty) {
                         db.close();
@@ -153,10 +154,15 @@ public final class BellowsBench {
                         db = opener.open(dir.path(), o);
                     }
                     empty = false;
-                    WorkloadResult r = new WorkloadRunner(db, o, keys, valuePool, records, progressTo)
-                            .run(w, random.split());
+                    TraceReplay replay = w == Workload.REPLAY ? new TraceReplay(db, o, o.traces().get(replays++), progressTo)
+                            : null;
+                    WorkloadResult r = replay != null ? replay.run()
+                            : new WorkloadRunner(db, o, keys, valuePool, records, progressTo).run(w, random.split());
                     results.add(r);
                     report.printResult(r);
+                    if (replay != null && r.ran()) {
+                        out.println(replay.describe());
+                    }
                     if (r.ran()) {
                         printDetails(o, report, out, db, r);
                     }

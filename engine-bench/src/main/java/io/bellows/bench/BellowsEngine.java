@@ -7,6 +7,7 @@ import io.bellows.engine.EngineStats;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
+import java.util.List;
 
 /** {@link BenchEngine} over a Bellows {@link Engine}, through its public API only. */
 final class BellowsEngine implements BenchEngine {
@@ -62,8 +63,18 @@ final class BellowsEngine implements BenchEngine {
     }
 
     @Override
+    public List<byte[]> multiGet(List<byte[]> keys) {
+        return db.multiGet(keys, readOptions);
+    }
+
+    @Override
     public Scan scan() {
-        Cursor c = db.cursor(readOptions);
+        return scan(null, null);
+    }
+
+    @Override
+    public Scan scan(byte[] lower, byte[] upper) {
+        Cursor c = db.cursor(readOptions.from(lower).to(upper));
         return new Scan() {
             @Override
             public void seekToFirst() {
@@ -76,6 +87,16 @@ final class BellowsEngine implements BenchEngine {
             }
 
             @Override
+            public void seekForPrev(byte[] key) {
+                c.seekForPrev(key);
+            }
+
+            @Override
+            public void seekToLast() {
+                c.seekToLast();
+            }
+
+            @Override
             public boolean isValid() {
                 return c.isValid();
             }
@@ -83,6 +104,11 @@ final class BellowsEngine implements BenchEngine {
             @Override
             public void next() {
                 c.next();
+            }
+
+            @Override
+            public void prev() {
+                c.prev();
             }
 
             @Override

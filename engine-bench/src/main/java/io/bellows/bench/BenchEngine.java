@@ -1,6 +1,7 @@
 package io.bellows.bench;
 
 import io.bellows.engine.EngineStats;
+import java.util.List;
 
 /**
  * The operations the workloads use, so every workload runs unchanged on Bellows ({@link BellowsEngine})
@@ -22,6 +23,12 @@ interface BenchEngine extends AutoCloseable {
     int get(byte[] key, byte[] dst);
 
     Scan scan();
+
+    /** A cursor limited to {@code [lower, upper)}; null for unbounded (the replay of a traced cursor). */
+    Scan scan(byte[] lower, byte[] upper);
+
+    /** The values of {@code keys} (null where absent), read as of one view. */
+    List<byte[]> multiGet(List<byte[]> keys);
 
     /**
      * The engine's counters in Bellows' form, so one report prints both engines; counters an engine
@@ -50,9 +57,15 @@ interface BenchEngine extends AutoCloseable {
 
         void seek(byte[] key);
 
+        void seekForPrev(byte[] key);
+
+        void seekToLast();
+
         boolean isValid();
 
         void next();
+
+        void prev();
 
         byte[] key();
 

@@ -163,6 +163,9 @@ final class BenchFlags {
         out.println("  them once per configuration, each in its own JVM, and prints one table with ratios, e.g.");
         out.println("  --engines=bellows:LEVELED/NONE,rocksdb --out=results");
         out.println("  Sizes take a K, M, G or T suffix (powers of 1024).");
+        out.println("  replay plays a trace (Engine.startTrace, --record_trace, YCSB's bellows.trace) with one thread per");
+        out.println("  recorded thread, not --threads; e.g. --engines=... --benchmarks=replay --trace=app.trace compares");
+        out.println("  every configuration on it (docs/benchmarks.md, \"Replaying your own workload\").");
         out.println("  A workload the store cannot run (readseq, seekrandom, ycsbe need cursors, which LSM_TRIE");
         out.println("  refuses) is reported as not supported, and the next workloads run.");
         out.println("  Exit codes: 0 done, 1 the engine failed (compare mode: a configuration's JVM failed; the");
@@ -206,6 +209,18 @@ final class BenchFlags {
                 (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
         add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
                 (v, s) -> v.scanLength = (int) longIn("scan_length", s, 1, 1_000_000));
+        add(m, "trace", "FILE[,FILE...]", "none", "the traces the replay workloads play, the i-th replay of"
+                + " --benchmarks the i-th file (recorded by Engine.startTrace, EngineOptions.trace or the YCSB"
+                + " binding's bellows.trace)",
+                (v, s) -> v.traces = paths("trace", s));
+        add(m, "replay_speed", "F", "0", "replay at F times the recorded speed (1.0: as recorded, with its"
+                + " pauses); 0 replays as fast as possible",
+                (v, s) -> v.replaySpeed = replaySpeed(s));
+        add(m, "record_trace", "FILE", "none", "record this run's calls into its Bellows store to FILE"
+                + " (EngineOptions.trace), for --benchmarks=replay elsewhere",
+                (v, s) -> v.recordTrace = path("record_trace", s));
+        add(m, "record_trace_values", null, "false", "--record_trace records value bytes, not only lengths",
+                (v, s) -> v.recordTraceValues = bool("record_trace_values", s));
         add(m, "durability", names(Durability.values()), Durability.ASYNC.name(),
                 "WriteOptions durability of every write",
                 (v, s) -> v.durability = enumValue("durability", s, Durability.class));
@@ -315,6 +330,27 @@ final class BenchFlags {
     static void addScheme(Map<String, Flag> m, CompactionStyle scheme, String name, String hint,
             String defaultText, String help, BiConsumer<FlagValues, String> apply) {
         m.put(name, new Flag(name, hint, defaultText, help, apply, scheme));
+    }
+
+    private static List<Path> paths(String flag, String s) {
+        List<Path> out = new ArrayList<>();
+        for (String part : s.split(",", -1)) {
+            out.add(path(flag, part.trim()));
+        }
+        return out;
+    }
+
+    private static double replaySpeed(String s) {
+        double v;
+        try {
+            v = Double.parseDouble(s.trim());
+        } catch (NumberFormatException e) {
+            throw new FlagException("--replay_speed takes a number, got '" + s + "'");
+        }
+        if (!(v >= 0 && v <= 1e6)) {
+            throw new FlagException("--replay_speed must be between 0 and 1000000, got " + s);
+        }
+        return v;
     }
 
     static long longIn(String flag, String s, long min, long max) {

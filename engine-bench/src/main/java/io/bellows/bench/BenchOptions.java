@@ -22,6 +22,8 @@ import java.util.List;
  * @param progress whether to draw a progress bar, or null to draw one when in a terminal
  * @param sampleMillis interval of throughput samples
  * @param hotspot the hot set of the hotspot distribution
+ * @param traces the traces the replay workloads play, the i-th replay of benchmarks the i-th trace
+ * @param replaySpeed the replay's speed as a multiple of the recorded one; 0 for as fast as possible
  */
 record BenchOptions(
         List<Workload> benchmarks,
@@ -54,11 +56,14 @@ record BenchOptions(
         Path out,
         Boolean progress,
         int sampleMillis,
-        KeyDistribution.Hotspot hotspot) {
+        KeyDistribution.Hotspot hotspot,
+        List<Path> traces,
+        double replaySpeed) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);
         engines = List.copyOf(engines);
+        traces = List.copyOf(traces);
     }
 
     /** Whether this run compares configurations in child JVMs. */

@@ -70,6 +70,7 @@ final class ComparisonReport {
         for (String note : notes) {
             out.println(note);
         }
+        Winners.print(out, runs);
         printMemory(out, runs, baseline);
         printWarnings(out, runs);
     }

@@ -12,8 +12,10 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.PtierOptions;
+import io.bellows.engine.TraceOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -65,6 +67,10 @@ final class FlagValues {
     final TrieOptions.Builder trie = TrieOptions.builder();
     final PtierOptions.Builder ptier = PtierOptions.builder();
     final TriadOptions.Builder triad = TriadOptions.builder();
+    List<Path> traces = List.of();
+    double replaySpeed;
+    Path recordTrace;
+    boolean recordTraceValues;
     int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
     int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
     /** The scheme flags given, each with the scheme it belongs to, in order. */
@@ -121,12 +127,33 @@ final class FlagValues {
             EngineSpec rocksdb = EngineSpec.parse("rocksdb");
             baseline = engines.contains(rocksdb) ? rocksdb : engines.get(0);
         }
+        if (recordTrace != null) {
+            if (!engines.isEmpty() || single.kind() != EngineSpec.Kind.BELLOWS) {
+                throw new FlagException("--record_trace records a Bellows engine of a single run (not --engines, not"
+                        + " rocksdb)");
+            }
+            engine.trace(recordTrace, TraceOptions.builder().values(recordTraceValues).build());
+            engineOptions = built();
+        } else if (recordTraceValues) {
+            throw new FlagException("--record_trace_values needs --record_trace=FILE");
+        }
+        long replays = benchmarks.stream().filter(w -> w == Workload.REPLAY).count();
+        if (replays != traces.size()) {
+            throw new FlagException(traces.isEmpty() ? "--benchmarks=replay needs --trace=FILE"
+                    : "--trace names " + traces.size() + " trace(s) but --benchmarks has " + replays
+                    + " replay(s): the i-th replay plays the i-th trace");
+        }
+        for (Path trace : traces) {
+            if (!Files.isReadable(trace)) {
+                throw new FlagException("--trace: " + trace + " is not a readable file");
+            }
+        }
         long derived = Math.max(1, num / 5);
         return new BenchOptions(benchmarks, num, reads < 0 ? derived : reads, deletes < 0 ? derived : deletes,
                 keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
                 batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
                 operations < 0 ? derived : operations, requestDistribution, scanLength,
-                single, engines, baseline, json, out, progress, sampleMillis, hotspot);
+                single, engines, baseline, json, out, progress, sampleMillis, hotspot, traces, replaySpeed);
     }
 
     /** The options of {@code scheme}: those the scheme flags set for LEVELED, FLSM, LSM_TRIE, PTIER and TRIAD. */

@@ -25,6 +25,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.TickerType;
@@ -223,8 +224,34 @@ final class RocksDbEngine implements BenchEngine {
     }
 
     @Override
+    public List<byte[]> multiGet(List<byte[]> keys) {
+        try {
+            return db.multiGetAsList(readOptions, keys);
+        } catch (RocksDBException e) {
+            throw failure("multiGet", e);
+        }
+    }
+
+    @Override
     public Scan scan() {
-        RocksIterator it = db.newIterator(readOptions);
+        return scan(null, null);
+    }
+
+    @Override
+    public Scan scan(byte[] lower, byte[] upper) {
+        // NB: bounds live in their own ReadOptions and Slices, released with the iterator.
+        Deque<AutoCloseable> owned = new ArrayDeque<>();
+        ReadOptions ro = readOptions;
+        if (lower != null || upper != null) {
+            ro = push(owned, new ReadOptions());
+            if (lower != null) {
+                ro.setIterateLowerBound(push(owned, new Slice(lower)));
+            }
+            if (upper != null) {
+                ro.setIterateUpperBound(push(owned, new Slice(upper)));
+            }
+        }
+        RocksIterator it = db.newIterator(ro);
         return new Scan() {
             @Override
             public void seekToFirst() {
@@ -250,8 +277,23 @@ final class RocksDbEngine implements BenchEngine {
             }
 
             @Override
+            public void seekForPrev(byte[] key) {
+                it.seekForPrev(key);
+            }
+
+            @Override
+            public void seekToLast() {
+                it.seekToLast();
+            }
+
+            @Override
             public void next() {
                 it.next();
+            }
+
+            @Override
+            public void prev() {
+                it.prev();
             }
 
             @Override
@@ -267,6 +309,7 @@ final class RocksDbEngine implements BenchEngine {
             @Override
             public void close() {
                 it.close();
+                closeAll(owned);
             }
         };
     }

@@ -25,7 +25,9 @@ enum Workload {
     YCSB_C("ycsbc", YcsbMix.C, "YCSB C, read only"),
     YCSB_D("ycsbd", YcsbMix.D, "YCSB D, read latest: 95% reads of recent keys, 5% inserts of new keys"),
     YCSB_E("ycsbe", YcsbMix.E, "YCSB E, short ranges: 95% scans of 1..--scan_length entries, 5% inserts"),
-    YCSB_F("ycsbf", YcsbMix.F, "YCSB F, read-modify-write: 50% reads, 50% get-then-put");
+    YCSB_F("ycsbf", YcsbMix.F, "YCSB F, read-modify-write: 50% reads, 50% get-then-put"),
+    REPLAY("replay", false, true, "replay the trace of --trace (Engine.startTrace) on this store: one thread per"
+            + " recorded thread in its recorded order, at --replay_speed");
 
     private final String flagName;
     private final boolean freshDb;

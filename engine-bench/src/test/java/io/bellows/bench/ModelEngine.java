@@ -5,6 +5,7 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
+import io.bellows.engine.TraceOptions;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -94,6 +95,14 @@ class ModelEngine implements Engine {
     public void checkpoint(Path target) {
         throw new UnsupportedOperationException("the model engine has no checkpoints");
     }
+
+    @Override
+    public void startTrace(Path file, TraceOptions options) {
+        throw new UnsupportedOperationException("the model engine records no traces");
+    }
+
+    @Override
+    public void endTrace() {}
 
     @Override
     public Cursor cursor(ReadOptions options) {

@@ -104,6 +104,20 @@ public interface Engine extends AutoCloseable {
      */
     void compactRange(byte[] from, byte[] to);
 
+    /**
+     * Starts recording every call that returns normally (gets, multiGets, puts, deletes, write batches,
+     * cursor moves; with its start time and thread) to {@code file}, created or truncated, outside the
+     * store directory; bellows-bench replays it against any configuration (docs/benchmarks.md, format
+     * docs/formats/trace.md). Reads at a snapshot are recorded as reads of the latest state.
+     *
+     * @throws IllegalStateException if a trace is already being recorded
+     * @throws EngineIOException if the file cannot be created
+     */
+    void startTrace(Path file, TraceOptions options);
+
+    /** Stops recording and closes the trace file (also done by {@link #close()}); nothing if none is recorded. */
+    void endTrace();
+
     /** Counters and shape of the store: amplification, bytes by cause, levels, stalls, recovery. */
     EngineStats stats();
 

@@ -1,5 +1,6 @@
 package io.bellows.engine;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -155,6 +156,16 @@ public final class EngineOptions {
         return values.createIfMissing;
     }
 
+    /** The file {@link Engine#startTrace} records to from open, or null for none. */
+    public Path traceFile() {
+        return values.traceFile;
+    }
+
+    /** How the trace of {@link #traceFile()} is recorded. */
+    public TraceOptions traceOptions() {
+        return values.traceOptions;
+    }
+
     /** The listeners told of flushes, compactions, stalls and background errors. */
     public List<EventListener> listeners() {
         return values.listeners;
@@ -239,6 +250,7 @@ public final class EngineOptions {
                 + ", adaptiveThreshold=" + v.adaptiveThreshold + ", mslab=" + v.mslab + ", mslabChunkSize="
                 + v.mslabChunkSize + ", memoryLayout=" + v.memoryLayout
                 + (v.offHeapLimit > 0 ? ", offHeapLimit=" + v.offHeapLimit : "")
+                + (v.traceFile != null ? ", trace=" + v.traceFile + "/" + v.traceOptions : "")
                 + (v.compactionOptions instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
                         + t.pileTrigger() + "/" + t.pileSlowdown() + "/" + t.pileStop() + ", buckets="
                         + t.tableBuckets() + ", bloomBits=" + t.bloomBitsPerKey() + ", filterCache="
@@ -283,6 +295,8 @@ public final class EngineOptions {
         private boolean mslab = true;
         private MemoryLayout memoryLayout = MemoryLayout.ON_HEAP;
         private long offHeapLimit;
+        private Path traceFile;
+        private TraceOptions traceOptions = TraceOptions.defaults();
 
         private Builder() {}
 
@@ -524,6 +538,13 @@ public final class EngineOptions {
          */
         public Builder offHeapLimit(long bytes) {
             offHeapLimit = bytes == 0 ? 0 : OptionChecks.range("offHeapLimit", bytes, 1L << 20, 1L << 40);
+            return this;
+        }
+
+        /** Records a trace to {@code file} from open until close ({@link Engine#startTrace}); null for none. */
+        public Builder trace(Path file, TraceOptions options) {
+            traceFile = file;
+            traceOptions = Objects.requireNonNull(options, "traceOptions");
             return this;
         }
 

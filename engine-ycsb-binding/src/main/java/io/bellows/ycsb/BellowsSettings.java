@@ -9,6 +9,7 @@ import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.PtierOptions;
+import io.bellows.engine.TraceOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
 import java.nio.file.InvalidPathException;
@@ -45,9 +46,12 @@ final class BellowsSettings {
     static final String TRIE_PILE_TRIGGER = "bellows.trie_pile_trigger";
     static final String TRIE_PILE_SLOWDOWN = "bellows.trie_pile_slowdown";
     static final String TRIE_PILE_STOP = "bellows.trie_pile_stop";
+    /** Records a trace of the run's calls to this file (Engine.startTrace), for bellows-bench's replay. */
+    static final String TRACE = "bellows.trace";
+    static final String TRACE_VALUES = "bellows.trace_values";
     /** Keys set together through one builder call; each group is applied after the single keys. */
     private static final List<String> GROUPED = List.of(L0_COMPACTION, L0_SLOWDOWN, L0_STOP, FLSM_TOP_BITS,
-            FLSM_BIT_DECREMENT, TRIE_PILE_TRIGGER, TRIE_PILE_SLOWDOWN, TRIE_PILE_STOP);
+            FLSM_BIT_DECREMENT, TRIE_PILE_TRIGGER, TRIE_PILE_SLOWDOWN, TRIE_PILE_STOP, TRACE, TRACE_VALUES);
 
     private static final Pattern BYTES = Pattern.compile("(\\d{1,19})([kmgt]?)", Pattern.CASE_INSENSITIVE);
 
@@ -249,6 +253,18 @@ final class BellowsSettings {
                 throw new DBException(TRIE_PILE_TRIGGER + "/" + TRIE_PILE_SLOWDOWN + "/" + TRIE_PILE_STOP + " = "
                         + trigger + "/" + slowdown + "/" + stop + " rejected: " + limit.getMessage(), limit);
             }
+        }
+        if (given.containsKey(TRACE)) {
+            Path trace;
+            try {
+                trace = Path.of(given.get(TRACE)).toAbsolutePath().normalize();
+            } catch (InvalidPathException e) {
+                throw new DBException(TRACE + "=" + given.get(TRACE) + " is not a valid path: " + e.getMessage(), e);
+            }
+            boolean values = given.containsKey(TRACE_VALUES) && parseBoolean(TRACE_VALUES, given.get(TRACE_VALUES));
+            builder.trace(trace, TraceOptions.builder().values(values).build());
+        } else if (given.containsKey(TRACE_VALUES)) {
+            throw new DBException(TRACE_VALUES + " needs " + TRACE + "=FILE");
         }
         CompactionOptions schemeOptions = switch (style) {
             case FLSM -> flsm.build();

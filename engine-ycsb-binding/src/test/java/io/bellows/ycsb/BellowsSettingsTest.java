@@ -2,6 +2,7 @@ package io.bellows.ycsb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,6 +107,18 @@ class BellowsSettingsTest {
         assertEquals(32L << 20, flsm.guardMaxBytes());
         assertEquals(0, flsm.seekCompactionThreshold());
         assertTrue(flsm.parallelSeeks());
+    }
+
+    @Test
+    void traceKeysReachTheTraceOption() throws DBException {
+        EngineOptions o = BellowsSettings.parse(props("bellows.dir", "/tmp/db", "bellows.trace", "/tmp/t/../run.trace",
+                "bellows.trace_values", "true")).options();
+        assertEquals(Path.of("/tmp/run.trace"), o.traceFile());
+        assertTrue(o.traceOptions().values());
+        assertNull(BellowsSettings.parse(props("bellows.dir", "/tmp/db")).options().traceFile());
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.trace_values", "true"), "bellows.trace_values needs bellows.trace=FILE");
+        assertRefused(props("bellows.dir", "/tmp/db", "bellows.trace", "/tmp/t", "bellows.trace_values", "yes"),
+                "bellows.trace_values=yes is not true or false");
     }
 
     @Test

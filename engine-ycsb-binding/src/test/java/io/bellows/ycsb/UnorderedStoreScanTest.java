@@ -12,6 +12,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
+import io.bellows.engine.TraceOptions;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -237,6 +238,16 @@ class UnorderedStoreScanTest {
         @Override
         public void checkpoint(Path target) {
             real.checkpoint(target);
+        }
+
+        @Override
+        public void startTrace(Path file, TraceOptions options) {
+            real.startTrace(file, options);
+        }
+
+        @Override
+        public void endTrace() {
+            real.endTrace();
         }
 
         @Override

@@ -9,9 +9,14 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.bellows.engine.internal.trace.TraceFormat;
+import io.bellows.engine.internal.trace.TraceReader;
+import io.bellows.engine.internal.trace.TraceRecord;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -53,13 +58,35 @@ class YcsbClientTest {
         Map<String, Long> load = ycsb("-load", "workloade", dir);
         assertEquals(RECORDS, count(load, "[INSERT], Return=OK"));
 
-        Map<String, Long> run = ycsb("-t", "workloade", dir);
+        Path trace = tmp.resolve("run-e.trace");
+        Map<String, Long> run = ycsb("-t", "workloade", dir, "-p", "bellows.trace=" + trace);
         long scans = count(run, "[SCAN], Operations");
         long inserts = count(run, "[INSERT], Operations");
         assertEquals(OPERATIONS, scans + inserts);
         assertEquals(scans, count(run, "[SCAN], Return=OK"));
         assertEquals(inserts, count(run, "[INSERT], Return=OK"));
         assertTrue(scans > OPERATIONS * 8 / 10 && inserts > 0, "95/5 mix: " + run);
+
+        // The run's trace (bellows.trace): a scan is a cursor positioned at its first key, an insert a put.
+        long positioned = 0;
+        long puts = 0;
+        Set<Integer> threads = new HashSet<>();
+        try (TraceReader r = TraceReader.open(trace)) {
+            for (TraceReader.Block b = r.next(); b != null; b = r.next()) {
+                threads.add(b.thread());
+                for (TraceRecord rec : b.records()) {
+                    if (rec instanceof TraceRecord.CursorMove m && m.kind() == TraceFormat.SEEK_TO_FIRST) {
+                        positioned++;
+                    } else if (rec instanceof TraceRecord.Put) {
+                        puts++;
+                    }
+                }
+            }
+            assertEquals(-1, r.tornAt(), "closed at cleanup, not torn");
+        }
+        assertEquals(scans, positioned);
+        assertEquals(inserts, puts);
+        assertEquals(2, threads.size(), "YCSB's two client threads");
     }
 
     /**

@@ -6,6 +6,7 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.Snapshot;
+import io.bellows.engine.TraceOptions;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.WriteOptions;
 import io.bellows.engine.internal.compaction.CompactionScheme;
@@ -19,6 +20,7 @@ import io.bellows.engine.internal.memstore.MemStores;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.table.TableFormats;
+import io.bellows.engine.internal.trace.TraceWriter;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
 import io.bellows.engine.internal.wal.BatchAccess;
@@ -148,6 +150,9 @@ public final class EngineImpl implements Engine {
         Wal wal = walRetention.wal();
         threads.scheduler().scheduleWithFixedDelay(wal::backgroundSync, syncMs, syncMs, TimeUnit.MILLISECONDS);
         compactions.scheduleLocked();
+        if (options.traceFile() != null) {
+            startTrace(options.traceFile(), options.traceOptions());
+        }
     }
 
     private void scheduleSweep() {
@@ -167,11 +172,15 @@ public final class EngineImpl implements Engine {
 
     /** Latency timers, one set per registry the metrics were bound to; none until then (docs: OpTimers). */
     private volatile OpTimers[] timers = OpTimers.NONE;
+    /** The trace being recorded, or null: an untraced call pays one volatile read for it. */
+    private volatile TraceWriter trace;
 
     @Override
     public void put(byte[] key, byte[] value, WriteOptions options) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
+        TraceWriter tr = trace;
+        long traceStart = tr == null ? 0 : System.nanoTime();
         OpTimers[] t = timers;
         long t0 = t.length == 0 ? 0 : System.nanoTime();
         // Sized for the encoded put (kind byte, two varint lengths of at most 5 bytes, key, value).
@@ -179,26 +188,39 @@ public final class EngineImpl implements Engine {
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.PUT, t0);
         }
+        if (tr != null) {
+            tr.put(traceStart, key, value);
+        }
     }
 
     @Override
     public void delete(byte[] key, WriteOptions options) {
         Objects.requireNonNull(key, "key");
+        TraceWriter tr = trace;
+        long traceStart = tr == null ? 0 : System.nanoTime();
         OpTimers[] t = timers;
         long t0 = t.length == 0 ? 0 : System.nanoTime();
         apply(new WriteBatch(6 + key.length).delete(key), options);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.DELETE, t0);
         }
+        if (tr != null) {
+            tr.delete(traceStart, key);
+        }
     }
 
     @Override
     public void write(WriteBatch batch, WriteOptions wo) {
+        TraceWriter tr = trace;
+        long traceStart = tr == null ? 0 : System.nanoTime();
         OpTimers[] t = timers;
         long t0 = t.length == 0 ? 0 : System.nanoTime();
         apply(batch, wo);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.WRITE, t0);
+        }
+        if (tr != null && batch.count() > 0) {
+            tr.write(traceStart, batch);
         }
     }
 
@@ -222,27 +244,44 @@ public final class EngineImpl implements Engine {
     @Override
     public byte[] get(byte[] key, ReadOptions ro) {
         OpTimers[] t = timers;
-        if (t.length == 0) {
+        TraceWriter tr = trace;
+        if (t.length == 0 && tr == null) {
             return reads.get(key, ro);
         }
         long t0 = System.nanoTime();
         byte[] v = reads.get(key, ro);
-        OpTimers.record(t, OpTimers.GET, t0);
+        if (t.length != 0) {
+            OpTimers.record(t, OpTimers.GET, t0);
+        }
+        if (tr != null) {
+            tr.get(t0, key);
+        }
         return v;
     }
 
     @Override
     public int get(byte[] key, byte[] dst, int off, ReadOptions ro) {
-        return reads.get(key, dst, off, ro);
+        TraceWriter tr = trace;
+        if (tr == null) {
+            return reads.get(key, dst, off, ro);
+        }
+        long t0 = System.nanoTime();
+        int n = reads.get(key, dst, off, ro);
+        tr.get(t0, key);
+        return n;
     }
 
     @Override
     public List<byte[]> multiGet(List<byte[]> keys, ReadOptions ro) {
         OpTimers[] t = timers;
-        long t0 = t.length == 0 ? 0 : System.nanoTime();
+        TraceWriter tr = trace;
+        long t0 = t.length == 0 && tr == null ? 0 : System.nanoTime();
         List<byte[]> values = reads.multiGet(keys, ro);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.MULTI_GET, t0);
+        }
+        if (tr != null) {
+            tr.multiGet(t0, keys);
         }
         return values;
     }
@@ -255,12 +294,41 @@ public final class EngineImpl implements Engine {
     @Override
     public Cursor cursor(ReadOptions ro) {
         OpTimers[] t = timers;
-        long t0 = t.length == 0 ? 0 : System.nanoTime();
+        TraceWriter tr = trace;
+        long t0 = t.length == 0 && tr == null ? 0 : System.nanoTime();
         Cursor c = reads.cursor(ro);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.CURSOR, t0);
         }
-        return c;
+        return tr == null ? c : tr.cursor(t0, c, ro);
+    }
+
+    @Override
+    public synchronized void startTrace(Path file, TraceOptions traceOptions) {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(traceOptions, "options");
+        checkOpen();
+        if (trace != null) {
+            throw new IllegalStateException("a trace is already being recorded to " + trace.file());
+        }
+        try {
+            trace = TraceWriter.start(file, traceOptions);
+        } catch (IOException e) {
+            throw IoErrors.wrap("cannot start a trace in " + file, e);
+        }
+    }
+
+    @Override
+    public synchronized void endTrace() {
+        TraceWriter tr = trace;
+        trace = null;
+        if (tr != null) {
+            try {
+                tr.close();
+            } catch (IOException e) {
+                throw IoErrors.wrap("closing trace " + tr.file() + " failed", e);
+            }
+        }
     }
 
     /** Starts timing calls into {@code registry} too (metrics bound to it). */
@@ -408,6 +476,11 @@ public final class EngineImpl implements Engine {
             state.lock.unlock();
         }
         threads.shutdownAndAwait();
+        try {
+            endTrace();
+        } catch (RuntimeException e) {
+            LOG.error("ending the trace at close failed", e);
+        }
         walRetention.close();
         try {
             ctx.versions.close();

@@ -32,6 +32,8 @@ public final class FileHeader {
     public static final int KIND_HTABLE = 5;
     /** The index of a table whose entries point into WAL files (docs/formats/cl-table.md). */
     public static final int KIND_CLTABLE = 6;
+    /** A trace of an engine's operations (docs/formats/trace.md); lives outside the store. */
+    public static final int KIND_TRACE = 7;
 
     private FileHeader() {}
 
