@@ -113,7 +113,7 @@ public final class EngineImpl implements Engine {
         this.flushes = new FlushScheduler(state, ctx, flushWriter, walRetention, threads, sweeper, compactions);
         this.writes = new WriteQueue(state, ctx, new StallController(state, ctx, flushes, compactions), walRetention);
         this.reads = new ReadPath(state, ctx, compactions, this);
-        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs, scheme, tables);
+        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs, scheme, tables, dir);
         Closeable lock = null;
         boolean ok = false;
         try {

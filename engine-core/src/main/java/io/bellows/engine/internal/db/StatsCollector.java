@@ -2,17 +2,21 @@ package io.bellows.engine.internal.db;
 
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.internal.compaction.CompactionScheme;
-import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.memstore.MemStoreCounters;
 import io.bellows.engine.internal.memstore.MemStoreStats;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.BlockCache;
 import io.bellows.engine.internal.table.OpenTable;
+import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionSet;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,13 +32,23 @@ final class StatsCollector {
     private final VersionSet versions;
     private final FileSystem fs;
     private final CompactionScheme scheme;
-    private final TableSource tables;
+    private final TableCache tables;
+    private final Path dir;
+    /**
+     * The engine's table formats with counters and caches of their own: a table no read has opened yet is
+     * opened through these for its figure and closed, so that stats() moves no read counter and fills no cache.
+     */
+    private final TableFormats quiet;
     /** Each live table's user data bytes ({@link OpenTable#userDataBytes}), once read. */
     private final Map<Long, Long> userBytes = new ConcurrentHashMap<>();
 
     StatsCollector(EngineCounters counters, MemStoreCounters memstoreCounters, MemStore memstore, VersionSet versions,
-            FileSystem fs, CompactionScheme scheme, TableSource tables) {
+            FileSystem fs, CompactionScheme scheme, TableCache tables, Path dir) {
         this.tables = tables;
+        this.dir = dir;
+        EngineCounters own = new EngineCounters();
+        this.quiet = new TableFormats(new BlockCache(0), own, fs);
+        scheme.registerTableFormats(quiet, own);
         this.counters = counters;
         this.memstoreCounters = memstoreCounters;
         this.memstore = memstore;
@@ -52,7 +66,7 @@ final class StatsCollector {
         for (FileMeta f : files) {
             Long known = userBytes.get(f.number);
             if (known == null) {
-                known = tables.reader(f, OpenTable.class).userDataBytes();
+                known = readUserDataBytes(f.number);
                 userBytes.put(f.number, known);
             }
             if (known < 0) {
@@ -61,6 +75,29 @@ final class StatsCollector {
             sum += known;
         }
         return sum;
+    }
+
+    private long readUserDataBytes(long number) throws IOException {
+        OpenTable open = tables.ifOpen(number);
+        if (open != null) {
+            return open.userDataBytes();
+        }
+        Path path = FileNames.table(dir, number);
+        ReadableFile file = fs.openTable(path);
+        OpenTable r;
+        try {
+            r = quiet.open(file, path, number);
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        try (r) {
+            return r.userDataBytes();
+        }
     }
 
     /** Forgets the figures of tables no longer in {@code v}. */
