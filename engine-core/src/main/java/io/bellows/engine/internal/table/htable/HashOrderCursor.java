@@ -15,7 +15,7 @@ import java.util.Arrays;
  * an LSM_TRIE compaction needs no full sort of any input, and hands each entry's hash on to the
  * tables it writes instead of computing it again.
  *
- * <p>The cursor holds the table's bucket area (its file size, once) and five numbers per item, far
+ * <p>The cursor holds the table's bucket area (its bucket bytes, once) and six numbers per item, far
  * less than one object per entry. Not thread-safe.
  */
 public final class HashOrderCursor {
