@@ -25,6 +25,8 @@ module io.bellows.engine {
     exports io.bellows.engine.internal.iter to io.bellows.engine.offheap, io.bellows.bench, io.bellows.cli;
     exports io.bellows.engine.internal.memstore to io.bellows.bench;
     exports io.bellows.engine.internal.table to io.bellows.bench, io.bellows.cli;
+    exports io.bellows.engine.internal.table.htable to io.bellows.bench;
+    exports io.bellows.engine.internal.metrics to io.bellows.bench;
     exports io.bellows.engine.internal.wal to io.bellows.bench, io.bellows.cli;
     exports io.bellows.engine.internal.io to io.bellows.bench, io.bellows.cli;
     exports io.bellows.engine.internal.inspect to io.bellows.cli;

@@ -291,6 +291,9 @@ final class BenchFlags {
                 (v, s) -> v.db = path("db", s));
         add(m, "use_existing_db", null, "false", "run on the store already in --db (no fill workloads)",
                 (v, s) -> v.useExistingDb = bool("use_existing_db", s));
+        add(m, "scale_factor", "N", "1", "scale model: divide every size knob (MemStore, table size, level base,"
+                + " FLSM guard bytes and density, PTIER split threshold, LSM_TRIE buckets) by N, a power of two",
+                (v, s) -> v.scaleFactor = powerOfTwo("scale_factor", s));
         add(m, "seed", "N", Long.toString(DEFAULT_SEED), "seed of every random choice",
                 (v, s) -> v.seed = longIn("seed", s, Long.MIN_VALUE, Long.MAX_VALUE));
         add(m, "batch_size", "N", "1", "writes per WriteBatch; 1 calls put/delete directly",
@@ -361,6 +364,15 @@ final class BenchFlags {
             throw new FlagException("--" + flag + " takes an integer, got '" + s + "'");
         }
         return checkRange(flag, v, min, max);
+    }
+
+    /** A power of two from 1 to 1024. */
+    static int powerOfTwo(String flag, String s) {
+        int v = (int) longIn(flag, s, 1, 1024);
+        if (Integer.bitCount(v) != 1) {
+            throw new FlagException("--" + flag + " takes a power of two (1, 2, 4, ..., 1024), got " + v);
+        }
+        return v;
     }
 
     /** A byte count with an optional K, M, G or T suffix (powers of 1024). */

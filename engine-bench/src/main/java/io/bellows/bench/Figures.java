@@ -28,9 +28,14 @@ final class Figures {
         return io.userBytesWritten() == 0 || tables == 0 ? Double.NaN : (double) tables / io.userBytesWritten();
     }
 
-    /** Live table bytes / bytes of the last non-empty level; NaN when there are no tables. */
+    /** Live table bytes / bytes of user data they hold; NaN when no table reports its data (or none exists). */
     static double spaceAmp(EngineStats.Levels levels) {
-        return levels.liveTableBytes() == 0 ? Double.NaN : levels.spaceAmplification();
+        return levels.userDataBytes() == 0 ? Double.NaN : levels.spaceAmplification();
+    }
+
+    /** RocksDB's estimate, live table bytes / bytes of the last non-empty level; NaN when there are no tables. */
+    static double lastLevelSpaceAmp(EngineStats.Levels levels) {
+        return levels.liveTableBytes() == 0 ? Double.NaN : levels.lastLevelSpaceAmplification();
     }
 
     /** Tables probed per get; NaN when there was no get. */

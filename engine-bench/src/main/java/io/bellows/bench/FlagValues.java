@@ -73,10 +73,13 @@ final class FlagValues {
     boolean recordTraceValues;
     int flsmTopLevelBits = FlsmOptions.defaults().topLevelBits();
     int flsmBitDecrement = FlsmOptions.defaults().bitDecrement();
+    /** --scale_factor: every size knob divided by it (a power of two); see {@link #scale}. */
+    int scaleFactor = 1;
     /** The scheme flags given, each with the scheme it belongs to, in order. */
     final Map<String, CompactionStyle> schemeFlags = new LinkedHashMap<>();
 
     BenchOptions build() {
+        scale();
         flsm.guardBits(flsmTopLevelBits, flsmBitDecrement);
         // The scheme of --compaction, with the options of the scheme flags when they are its own.
         CompactionStyle compaction = built().compaction();
@@ -157,6 +160,41 @@ final class FlagValues {
     }
 
     /** The options of {@code scheme}: those the scheme flags set for LEVELED, FLSM, LSM_TRIE, PTIER and TRIAD. */
+    /**
+     * A scale model (docs/benchmarks.md, "Scale models"): the sizes that set a store's shape, as given or by
+     * default, divided by {@link #scaleFactor}, so a store of X bytes takes the shape of one of X times the
+     * factor: the MemStore, table size, LEVELED/TRIAD's level base (so every level target), PTIER's split
+     * threshold, FLSM's guard byte bounds and guard density (one bit fewer per halving: guards twice as
+     * dense), LSM_TRIE's buckets per HTable. Counts (L0 triggers, pile limits, tables per guard), the block
+     * cache and the off-heap limit are left as they are.
+     */
+    private void scale() {
+        if (scaleFactor == 1) {
+            return;
+        }
+        int shift = Integer.numberOfTrailingZeros(scaleFactor);
+        try {
+            EngineOptions e = engine.build();
+            engine.memstoreSize(e.memstoreSize() >> shift).targetFileSize(e.targetFileSize() >> shift)
+                    .maxBytesForLevelBase(e.maxBytesForLevelBase() >> shift);
+            TrieOptions t = trie.build();
+            trie.tableBuckets(Math.max(1, t.tableBuckets() >> shift));
+            FlsmOptions f = flsm.build();
+            flsm.guardMaxBytes(f.guardMaxBytes() >> shift).guardMinBytes(f.guardMinBytes() >> shift);
+            flsmTopLevelBits -= shift;
+            PtierOptions p = ptier.build();
+            if (p.splitThreshold() != 0) {
+                ptier.splitThreshold(p.splitThreshold() >> shift);
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new FlagException("--scale_factor=" + scaleFactor + " takes a size below its floor: " + ex.getMessage());
+        }
+        if (flsmTopLevelBits < 1) {
+            throw new FlagException("--scale_factor=" + scaleFactor + " leaves FLSM " + flsmTopLevelBits
+                    + " guard bits at the top level; give a larger --flsm_top_level_bits");
+        }
+    }
+
     CompactionOptions schemeOptions(CompactionStyle scheme) {
         return switch (scheme) {
             case LEVELED -> leveled.build();

@@ -102,12 +102,13 @@ final class ReportPrinter {
      */
     void printEngineStats(EngineStats before, EngineStats after) {
         EngineStats own = StatsDelta.between(before, after);
-        out.printf(Locale.ROOT, "    engine: write-amp %s, total write-amp %s, space-amp %s, tables/get %s,"
-                        + " stalls %d (%d ms), flushes %d (%.1f MiB), compactions %d (%.1f MiB written);"
+        out.printf(Locale.ROOT, "    engine: write-amp %s, total write-amp %s, space-amp %s (last-level %s),"
+                        + " tables/get %s, stalls %d (%d ms), flushes %d (%.1f MiB), compactions %d (%.1f MiB written);"
                         + " since opened: write-amp %s%n",
                 Figures.fixed(Figures.writeAmp(own.io()), 2), Figures.fixed(Figures.totalWriteAmp(own.io()), 2),
-                Figures.fixed(Figures.spaceAmp(after.levels()), 2), Figures.fixed(Figures.tablesPerGet(own.reads()), 2),
-                own.background().stalls(), own.background().stallNanos() / 1_000_000, own.background().flushes(),
+                Figures.fixed(Figures.spaceAmp(after.levels()), 2), Figures.fixed(Figures.lastLevelSpaceAmp(after.levels()), 2),
+                Figures.fixed(Figures.tablesPerGet(own.reads()), 2), own.background().stalls(),
+                own.background().stallNanos() / 1_000_000, own.background().flushes(),
                 own.io().flushBytesWritten() / MIB, own.background().compactions(),
                 own.io().compactionBytesWritten() / MIB, Figures.fixed(Figures.writeAmp(after.io()), 2));
         out.println("    levels: " + levels(after));
@@ -130,10 +131,10 @@ final class ReportPrinter {
     void printSettled(EngineStats before, EngineStats after) {
         EngineStats own = StatsDelta.between(before, after);
         out.printf(Locale.ROOT, "    at rest: flushes %d (%.1f MiB), compactions %d (%.1f MiB written) while settling;"
-                        + " since opened: write-amp %s, space-amp %s%n",
+                        + " since opened: write-amp %s, space-amp %s (last-level %s)%n",
                 own.background().flushes(), own.io().flushBytesWritten() / MIB, own.background().compactions(),
                 own.io().compactionBytesWritten() / MIB, Figures.fixed(Figures.writeAmp(after.io()), 2),
-                Figures.fixed(Figures.spaceAmp(after.levels()), 2));
+                Figures.fixed(Figures.spaceAmp(after.levels()), 2), Figures.fixed(Figures.lastLevelSpaceAmp(after.levels()), 2));
         out.println("    levels: " + levels(after));
     }
 

@@ -113,6 +113,7 @@ final class ResultJson {
         figure(m, "write_amp_user", Figures.userWriteAmp(r.stats().io()));
         figure(m, "total_write_amp", Figures.totalWriteAmp(r.stats().io()));
         figure(m, "space_amp", Figures.spaceAmp(r.stats().levels()));
+        figure(m, "space_amp_last_level", Figures.lastLevelSpaceAmp(r.stats().levels()));
         figure(m, "workload_write_amp", Figures.writeAmp(r.own().io()));
         m.put("nanos", r.nanos());
         m.put("bytes", r.bytes());
@@ -161,6 +162,7 @@ final class ResultJson {
         m.put("flush_bytes", s.io().flushBytesWritten());
         m.put("compaction_bytes_read", s.io().compactionBytesRead());
         m.put("compaction_bytes_written", s.io().compactionBytesWritten());
+        m.put("manifest_bytes", s.io().manifestBytesWritten());
         m.put("gets", s.reads().gets());
         m.put("tables_probed", s.reads().tablesProbed());
         m.put("block_reads", s.reads().blockReads());
@@ -181,9 +183,11 @@ final class ResultJson {
         m.put("chunk_pool_offheap_bytes", s.memstore().chunkPoolOffHeapBytes());
         ArrayNode bytes = m.putArray("level_bytes");
         ArrayNode tables = m.putArray("level_tables");
+        ArrayNode userBytes = m.putArray("level_user_bytes");
         for (int i = 0; i < s.levels().count(); i++) {
             bytes.add(s.levels().get(i).bytes());
             tables.add(s.levels().get(i).tables());
+            userBytes.add(s.levels().get(i).userDataBytes());
         }
         m.put("last_sequence", s.lastSequence());
         m.put("table_io", s.io().tableIoMode());
@@ -201,9 +205,16 @@ final class ResultJson {
         for (int i = 0; i < levelTables.length; i++) {
             levelTables[i] = tables.get(i).intValue();
         }
+        // Written by newer builds only: an older file's levels have no known user data (-1).
+        JsonNode users = m.get("level_user_bytes");
+        long[] levelUserBytes = new long[levelBytes.length];
+        for (int i = 0; i < levelUserBytes.length; i++) {
+            levelUserBytes[i] = users == null || i >= users.size() ? -1 : users.get(i).longValue();
+        }
         return new EngineStats(
                 new EngineStats.Io(num(m, "user_bytes"), num(m, "wal_bytes"), num(m, "flush_bytes"),
-                        num(m, "compaction_bytes_read"), num(m, "compaction_bytes_written"), text(m, "table_io")),
+                        num(m, "compaction_bytes_read"), num(m, "compaction_bytes_written"), text(m, "table_io"),
+                        numOrZero(m, "manifest_bytes")),
                 new EngineStats.Reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"),
                         num(m, "block_cache_hits"), num(m, "filter_block_reads"), num(m, "bloom_negatives")),
                 new EngineStats.Background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"),
@@ -211,7 +222,7 @@ final class ResultJson {
                 BenchStats.memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"),
                         num(m, "memstore_offheap_bytes"), num(m, "chunks_in_use"), num(m, "chunks_free"),
                         num(m, "chunk_pool_offheap_bytes")),
-                BenchStats.levels(levelBytes, levelTables),
+                BenchStats.levels(levelBytes, levelTables, levelUserBytes),
                 num(m, "last_sequence"));
     }
 

@@ -16,7 +16,8 @@ final class StatsDelta {
         EngineStats.Io io = new EngineStats.Io(a.userBytesWritten() - b.userBytesWritten(),
                 a.walBytesWritten() - b.walBytesWritten(), a.flushBytesWritten() - b.flushBytesWritten(),
                 a.compactionBytesRead() - b.compactionBytesRead(),
-                a.compactionBytesWritten() - b.compactionBytesWritten(), a.tableIoMode());
+                a.compactionBytesWritten() - b.compactionBytesWritten(), a.tableIoMode(),
+                a.manifestBytesWritten() - b.manifestBytesWritten());
         EngineStats.Reads ra = after.reads();
         EngineStats.Reads rb = before.reads();
         EngineStats.Reads reads = new EngineStats.Reads(ra.gets() - rb.gets(), ra.tablesProbed() - rb.tablesProbed(),

@@ -23,6 +23,28 @@ import org.junit.jupiter.api.Test;
 
 class BenchFlagsTest {
     @Test
+    void scaleFactorDividesEverySizeKnob() {
+        EngineOptions d = EngineOptions.defaults();
+        EngineOptions trie = BenchFlags.parse("--scale_factor=8", "--compaction=LSM_TRIE").engineOptions();
+        assertEquals(d.memstoreSize() / 8, trie.memstoreSize());
+        assertEquals(d.targetFileSize() / 8, trie.targetFileSize());
+        assertEquals(d.maxBytesForLevelBase() / 8, trie.maxBytesForLevelBase());
+        assertEquals(TrieOptions.defaults().tableBuckets() / 8, ((TrieOptions) trie.compactionOptions()).tableBuckets());
+        FlsmOptions df = FlsmOptions.defaults();
+        FlsmOptions f = (FlsmOptions) BenchFlags.parse("--scale_factor=8", "--compaction=FLSM").engineOptions()
+                .compactionOptions();
+        assertEquals(df.topLevelBits() - 3, f.topLevelBits(), "guards eight times as dense");
+        assertEquals(df.bitDecrement(), f.bitDecrement());
+        assertEquals(df.guardMaxBytes() / 8, f.guardMaxBytes());
+        assertEquals(df.guardMinBytes() / 8, f.guardMinBytes());
+        EngineOptions given = BenchFlags.parse("--scale_factor=2", "--memstore_size=32M").engineOptions();
+        assertEquals(16L << 20, given.memstoreSize(), "a size given on the command line is scaled too");
+        assertEquals(d.memstoreSize(), BenchFlags.parse("--scale_factor=1").engineOptions().memstoreSize());
+        assertThrows(FlagException.class, () -> BenchFlags.parse("--scale_factor=3"));
+        assertThrows(FlagException.class, () -> BenchFlags.parse("--scale_factor=1024", "--compaction=FLSM"));
+    }
+
+    @Test
     void defaults() {
         BenchOptions o = BenchFlags.parse();
         assertEquals(List.of(Workload.FILLSEQ, Workload.FILLRANDOM, Workload.OVERWRITE, Workload.READRANDOM,

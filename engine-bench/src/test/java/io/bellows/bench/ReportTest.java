@@ -15,7 +15,8 @@ class ReportTest {
     private static final EngineStats STATS = new EngineStats(new EngineStats.Io(1000, 1000, 400, 0, 800, "buffered"),
             new EngineStats.Reads(10, 25, 0, 0, 0, 0), new EngineStats.Background(4, 1, 0, 2, 3_000_000),
             BenchStats.memstore(0, 0, 0, 0, 0, 0),
-            BenchStats.levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5}), 0);
+            BenchStats.levels(new long[] {1L << 20, 0, 10L << 20}, new int[] {1, 0, 5},
+                    new long[] {1L << 20, 0, 9L << 20}), 0);
     /** The counters before the workload: its own are STATS minus these. */
     private static final EngineStats BEFORE = new EngineStats(new EngineStats.Io(500, 500, 300, 0, 300, "buffered"),
             new EngineStats.Reads(4, 10, 0, 0, 0, 0), new EngineStats.Background(1, 0, 0, 1, 1_000_000),
@@ -60,7 +61,7 @@ class ReportTest {
         assertTrue(lines[2].startsWith("readrandom"));
         assertTrue(lines[2].trim().endsWith("990         10"), lines[2]);
         assertTrue(lines[3].trim().endsWith("-          -"), lines[3]);
-        assertTrue(lines[4].contains("write-amp 6.00, total write-amp 2.20, space-amp 1.10, tables/get 2.50,"
+        assertTrue(lines[4].contains("write-amp 6.00, total write-amp 2.20, space-amp 1.10 (last-level 1.10), tables/get 2.50,"
                 + " stalls 1 (2 ms), flushes 3 (0.0 MiB), compactions 1 (0.0 MiB written); since opened: write-amp 3.00"),
                 "the workload's own figures, not running totals: " + lines[4]);
         assertEquals("    levels: L0 1 tables 1.0 MiB; L2 5 tables 10.0 MiB", lines[5]);
@@ -71,7 +72,7 @@ class ReportTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8)).printSettled(BEFORE, STATS);
         assertEquals("    at rest: flushes 3 (0.0 MiB), compactions 1 (0.0 MiB written) while settling; since opened:"
-                + " write-amp 3.00, space-amp 1.10", bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
+                + " write-amp 3.00, space-amp 1.10 (last-level 1.10)", bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
     }
 
     @Test
@@ -79,7 +80,7 @@ class ReportTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ReportPrinter(new PrintStream(bytes, true, StandardCharsets.UTF_8)).printEngineStats(MEMORY_ONLY, MEMORY_ONLY);
         String line = bytes.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
-        assertEquals("    engine: write-amp -, total write-amp -, space-amp -, tables/get -, stalls 0 (0 ms), flushes 0"
+        assertEquals("    engine: write-amp -, total write-amp -, space-amp - (last-level -), tables/get -, stalls 0 (0 ms), flushes 0"
                 + " (0.0 MiB), compactions 0 (0.0 MiB written); since opened: write-amp -", line);
         assertFalse(Figures.reachedDisk(MEMORY_ONLY));
         assertTrue(Figures.reachedDisk(STATS));

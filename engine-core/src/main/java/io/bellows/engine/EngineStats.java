@@ -9,11 +9,19 @@ import java.util.Objects;
  * A point-in-time copy of an engine's counters ({@link Engine#stats()}), grouped into immutable
  * records: {@link Io I/O and write amplification}, {@link Reads reads}, {@link Background background
  * work}, the {@link MemStore} and the {@link Levels levels} (with space amplification), plus the last
- * sequence number. Amplification follows RocksDB's definitions so figures compare across engines:
+ * sequence number. Amplification, with the bytes it counts (docs/tuning.md, "Amplification figures"):
  *
  * <ul>
- *   <li>write amplification = (flush bytes written + compaction bytes written) / flush bytes written;
- *   <li>space amplification = bytes of all live tables / bytes of the last non-empty level;
+ *   <li>write amplification (RocksDB's, so figures compare across engines) = (flush bytes written +
+ *       compaction bytes written) / flush bytes written; both count every byte of every table file written
+ *       (SSTable blocks, filters and index; HTable buckets, overflow area, filters, BloomClusters and
+ *       metadata; CL-table indexes);
+ *   <li>total write amplification (the papers' figure, disk writes per user byte) = (WAL + flush +
+ *       compaction + manifest bytes written) / user bytes written; the manifest carries the schemes'
+ *       own records (FLSM's guards, LSM_TRIE's garbage estimates, ...);
+ *   <li>space amplification = bytes of the live tables / bytes of the user keys and values they hold
+ *       ({@link Levels#spaceAmplification}); RocksDB's estimate, live table bytes / bytes of the last
+ *       non-empty level, is kept as {@link Levels#lastLevelSpaceAmplification};
  *   <li>tables probed per get = tables whose filter or index a get consulted, per get.
  * </ul>
  *
@@ -84,12 +92,20 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param compactionBytesRead table bytes read by compactions
      * @param compactionBytesWritten table bytes written by compactions
      * @param tableIoMode "direct" when table files use direct I/O, "buffered" otherwise
+     * @param manifestBytesWritten bytes appended to the manifest since open (version edits, snapshots)
      */
     public record Io(long userBytesWritten, long walBytesWritten, long flushBytesWritten, long compactionBytesRead,
-            long compactionBytesWritten, String tableIoMode) {
+            long compactionBytesWritten, String tableIoMode, long manifestBytesWritten) {
         /** Requires the I/O mode. */
         public Io {
             Objects.requireNonNull(tableIoMode, "tableIoMode");
+        }
+
+        /** Without manifest bytes (another engine measured by the bench). */
+        public Io(long userBytesWritten, long walBytesWritten, long flushBytesWritten, long compactionBytesRead,
+                long compactionBytesWritten, String tableIoMode) {
+            this(userBytesWritten, walBytesWritten, flushBytesWritten, compactionBytesRead, compactionBytesWritten,
+                    tableIoMode, 0);
         }
 
         /** RocksDB's write amplification: (flush + compaction writes) / flush writes; 0 before any flush. */
@@ -98,10 +114,11 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
                     : (double) (flushBytesWritten + compactionBytesWritten) / flushBytesWritten;
         }
 
-        /** All bytes written to the device (WAL, flush, compaction) per user byte; 0 before any write. */
+        /** All bytes written to the device (WAL, flush, compaction, manifest) per user byte; 0 before any write. */
         public double totalWriteAmplification() {
             return userBytesWritten == 0 ? 0
-                    : (double) (walBytesWritten + flushBytesWritten + compactionBytesWritten) / userBytesWritten;
+                    : (double) (walBytesWritten + flushBytesWritten + compactionBytesWritten + manifestBytesWritten)
+                            / userBytesWritten;
         }
     }
 
@@ -237,8 +254,43 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
             return sum;
         }
 
-        /** Live table bytes / bytes of the last non-empty level; 0 when there are no tables. */
+        /**
+         * Bytes of user keys and values the live tables hold, every version, as their formats recorded them
+         * when they were written; only levels whose tables all record it ({@link Level#userDataBytes}).
+         */
+        public long userDataBytes() {
+            long sum = 0;
+            for (Level l : perLevel) {
+                sum += Math.max(0, l.userDataBytes);
+            }
+            return sum;
+        }
+
+        /**
+         * Live table bytes / bytes of user data they hold, over the levels that know their data (a level
+         * holding CL-tables does not); 0 when none does. The data counted is every version a table holds,
+         * at least the live data, so this is a lower bound of the true figure, exact when no key has
+         * versions in two tables (after {@code compactRange}, or a store written once); a store whose
+         * tables are mostly structure over little data (a trie of near-empty HTables) shows it.
+         */
         public double spaceAmplification() {
+            long tables = 0;
+            long data = 0;
+            for (Level l : perLevel) {
+                if (l.userDataBytes >= 0) {
+                    tables += l.bytes;
+                    data += l.userDataBytes;
+                }
+            }
+            return data == 0 ? 0 : (double) tables / data;
+        }
+
+        /**
+         * RocksDB's estimate: live table bytes / bytes of the last non-empty level; 0 when there are no tables.
+         * It counts versions shadowed in the upper levels of a leveled store, and means little where the last
+         * level does not hold nearly every key (LSM_TRIE's trie, a TRIAD store whose data is in CL-tables).
+         */
+        public double lastLevelSpaceAmplification() {
             for (int i = perLevel.size() - 1; i >= 0; i--) {
                 if (perLevel.get(i).bytes > 0) {
                     return (double) liveTableBytes() / perLevel.get(i).bytes;
@@ -254,8 +306,15 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param level the level, 0 for the newest
      * @param tables table files in the level
      * @param bytes their total size
+     * @param userDataBytes bytes of user keys and values they hold, every version ({@link Levels#userDataBytes});
+     *     -1 when a table's format does not record it
      */
-    public record Level(int level, int tables, long bytes) {}
+    public record Level(int level, int tables, long bytes, long userDataBytes) {
+        /** A level whose user data is not known (another engine measured by the bench). */
+        public Level(int level, int tables, long bytes) {
+            this(level, tables, bytes, -1);
+        }
+    }
 
     /**
      * The figures as multi-line text for a log (RocksDB's {@code rocksdb.stats}): tables and bytes per level,

@@ -26,13 +26,15 @@ final class StatsReport {
         b.append(String.format(Locale.ROOT, "%-6s %8d %12.1f%n", "Sum", tables, mb(total)));
         EngineStats.Io io = s.io();
         b.append(String.format(Locale.ROOT, "Writes: user %.1f MB, WAL %.1f MB, flush %.1f MB, compaction read %.1f MB"
-                + " written %.1f MB; table I/O %s%n", mb(io.userBytesWritten()), mb(io.walBytesWritten()),
-                mb(io.flushBytesWritten()), mb(io.compactionBytesRead()), mb(io.compactionBytesWritten()), io.tableIoMode()));
+                + " written %.1f MB, manifest %.1f MB; table I/O %s%n", mb(io.userBytesWritten()), mb(io.walBytesWritten()),
+                mb(io.flushBytesWritten()), mb(io.compactionBytesRead()), mb(io.compactionBytesWritten()),
+                mb(io.manifestBytesWritten()), io.tableIoMode()));
         b.append("Amplification: write ").append(ratio(io.flushBytesWritten() > 0, io.writeAmplification()))
                 .append(" (RocksDB's: per flushed byte), total ")
                 .append(ratio(io.userBytesWritten() > 0, io.totalWriteAmplification()))
-                .append(" per user byte, space ").append(ratio(total > 0, levels.spaceAmplification()))
-                .append(" (live table bytes / deepest level's)\n");
+                .append(" per user byte, space ").append(ratio(levels.userDataBytes() > 0, levels.spaceAmplification()))
+                .append(" (live table bytes / user data they hold), ")
+                .append(ratio(total > 0, levels.lastLevelSpaceAmplification())).append(" (RocksDB's: / deepest level's)\n");
         EngineStats.Reads r = s.reads();
         long blocks = r.blockCacheHits() + r.blockReads();
         b.append(String.format(Locale.ROOT, "Reads: %d gets, %s tables/get, block cache hit rate %s (%d hits, %d reads),"

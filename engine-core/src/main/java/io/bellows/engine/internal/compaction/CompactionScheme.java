@@ -130,7 +130,8 @@ public interface CompactionScheme extends SchemeState {
 
     /**
      * Registers the table formats this scheme writes other than SSTables (which every engine reads),
-     * with whatever caches their readers need; called once when the engine starts, before any read.
+     * with whatever caches their readers need; called when the engine starts, before any read, for each
+     * registry it keeps (the table cache's, and the stats' own, which opens tables without counting).
      */
     default void registerTableFormats(TableFormats formats, EngineCounters counters) {}
 

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.db;
 
 import io.bellows.engine.Cursor;
 import io.bellows.engine.Engine;
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.ReadOptions;
@@ -114,7 +115,7 @@ public final class EngineImpl implements Engine {
         this.flushes = new FlushScheduler(state, ctx, flushWriter, walRetention, threads, sweeper, compactions);
         this.writes = new WriteQueue(state, ctx, new StallController(state, ctx, flushes, compactions), walRetention);
         this.reads = new ReadPath(state, ctx, compactions, this);
-        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs, scheme);
+        this.statsCollector = new StatsCollector(counters, memstoreCounters, memstore, versions, fs, scheme, tables, dir);
         Closeable lock = null;
         boolean ok = false;
         try {
@@ -382,7 +383,11 @@ public final class EngineImpl implements Engine {
     @Override
     public EngineStats stats() {
         checkOpen();
-        return statsCollector.collect();
+        try {
+            return statsCollector.collect();
+        } catch (IOException e) {
+            throw new EngineIOException("reading the tables' data sizes for stats: " + e.getMessage(), e);
+        }
     }
 
     @Override

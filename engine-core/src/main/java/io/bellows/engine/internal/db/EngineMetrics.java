@@ -88,7 +88,7 @@ final class EngineMetrics implements MeterBinder {
         gauge(registry, "bellows.write.amplification", e -> amp(e.counters()), null,
                 "(flush + compaction bytes written) / flush bytes written");
         gauge(registry, "bellows.space.amplification", EngineMetrics::spaceAmp, null,
-                "live table bytes / bytes of the last non-empty level");
+                "live table bytes / bytes of the last non-empty level (RocksDB's estimate)");
         gauge(registry, "bellows.tables.live.bytes", EngineMetrics::liveBytes, "bytes", "bytes of live tables");
         for (int level = 0; level < engine.versions().numLevels(); level++) {
             int l = level;

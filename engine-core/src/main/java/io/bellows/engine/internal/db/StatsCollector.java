@@ -3,14 +3,26 @@ package io.bellows.engine.internal.db;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.memstore.MemStoreCounters;
 import io.bellows.engine.internal.memstore.MemStoreStats;
 import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.BlockCache;
+import io.bellows.engine.internal.table.OpenTable;
+import io.bellows.engine.internal.table.TableFormats;
+import io.bellows.engine.internal.version.FileMeta;
+import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionSet;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Reads the engine's counters, MemStore and current version into one {@link EngineStats} value. */
 final class StatsCollector {
@@ -20,9 +32,23 @@ final class StatsCollector {
     private final VersionSet versions;
     private final FileSystem fs;
     private final CompactionScheme scheme;
+    private final TableCache tables;
+    private final Path dir;
+    /**
+     * The engine's table formats with counters and caches of their own: a table no read has opened yet is
+     * opened through these for its figure and closed, so that stats() moves no read counter and fills no cache.
+     */
+    private final TableFormats quiet;
+    /** Each live table's user data bytes ({@link OpenTable#userDataBytes}), once read. */
+    private final Map<Long, Long> userBytes = new ConcurrentHashMap<>();
 
     StatsCollector(EngineCounters counters, MemStoreCounters memstoreCounters, MemStore memstore, VersionSet versions,
-            FileSystem fs, CompactionScheme scheme) {
+            FileSystem fs, CompactionScheme scheme, TableCache tables, Path dir) {
+        this.tables = tables;
+        this.dir = dir;
+        EngineCounters own = new EngineCounters();
+        this.quiet = new TableFormats(new BlockCache(0), own, fs);
+        scheme.registerTableFormats(quiet, own);
         this.counters = counters;
         this.memstoreCounters = memstoreCounters;
         this.memstore = memstore;
@@ -31,19 +57,74 @@ final class StatsCollector {
         this.scheme = scheme;
     }
 
-    EngineStats collect() {
+    /**
+     * The user data bytes of {@code files} (each table's figure read once, from the table cache, and kept while
+     * the table lives); -1 if a table's format does not record it.
+     */
+    private long userDataBytes(List<FileMeta> files) throws IOException {
+        long sum = 0;
+        for (FileMeta f : files) {
+            Long known = userBytes.get(f.number);
+            if (known == null) {
+                known = readUserDataBytes(f.number);
+                userBytes.put(f.number, known);
+            }
+            if (known < 0) {
+                return -1;
+            }
+            sum += known;
+        }
+        return sum;
+    }
+
+    private long readUserDataBytes(long number) throws IOException {
+        OpenTable open = tables.ifOpen(number);
+        if (open != null) {
+            return open.userDataBytes();
+        }
+        Path path = FileNames.table(dir, number);
+        ReadableFile file = fs.openTable(path);
+        OpenTable r;
+        try {
+            r = quiet.open(file, path, number);
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        try (r) {
+            return r.userDataBytes();
+        }
+    }
+
+    /** Forgets the figures of tables no longer in {@code v}. */
+    private void prune(Version v) {
+        Set<Long> live = new HashSet<>();
+        for (int i = 0; i < v.numLevels(); i++) {
+            for (FileMeta f : v.files(i)) {
+                live.add(f.number);
+            }
+        }
+        userBytes.keySet().retainAll(live);
+    }
+
+    EngineStats collect() throws IOException {
         Version v = versions.acquireCurrent();
         MemStoreStats ms = memstore.stats();
         try {
+            prune(v);
             int n = v.numLevels();
             List<EngineStats.Level> levels = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                levels.add(new EngineStats.Level(i, v.files(i).size(), v.levelBytes(i)));
+                levels.add(new EngineStats.Level(i, v.files(i).size(), v.levelBytes(i), userDataBytes(v.files(i))));
             }
             return new EngineStats(
                     new EngineStats.Io(counters.userBytes.sum(), counters.walBytes.sum(),
                             counters.flushBytesWritten.sum(), counters.compactionBytesRead.sum(),
-                            counters.compactionBytesWritten.sum(), fs.tableIoMode()),
+                            counters.compactionBytesWritten.sum(), fs.tableIoMode(), versions.manifestBytesWritten()),
                     new EngineStats.Reads(counters.gets.sum(), counters.tablesProbed.sum(), counters.blockReads.sum(),
                             counters.blockCacheHits.sum(), counters.filterBlockReads.sum(),
                             counters.bloomNegatives.sum()),

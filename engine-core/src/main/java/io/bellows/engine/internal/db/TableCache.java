@@ -32,6 +32,11 @@ final class TableCache implements TableSource, AutoCloseable {
         this.formats = formats;
     }
 
+    /** The reader of table {@code number} if it is open, else null (nothing is opened). */
+    OpenTable ifOpen(long number) {
+        return readers.get(number);
+    }
+
     private OpenTable open(long number) throws IOException {
         OpenTable r = readers.get(number);
         if (r != null) {

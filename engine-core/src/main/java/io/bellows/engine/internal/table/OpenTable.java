@@ -31,6 +31,15 @@ public interface OpenTable extends AutoCloseable {
         return new long[0];
     }
 
+    /**
+     * Bytes of the user keys and values the table holds, every version (a tombstone counts its key), from
+     * what the table recorded when it was written: the denominator of space amplification. -1 when the
+     * format does not record it (a CL-table, whose values stay in the logs).
+     */
+    default long userDataBytes() {
+        return -1;
+    }
+
     /** Closes the file; reads after close fail. */
     @Override
     void close();

@@ -111,6 +111,13 @@ public final class TableReader implements OpenTable {
         return properties;
     }
 
+    /** The properties' raw key bytes without the 8-byte trailers, plus raw value bytes. */
+    @Override
+    public long userDataBytes() {
+        return properties.rawKeyBytes() - (long) TableFormat.KEY_TRAILER_LENGTH * properties.entries()
+                + properties.rawValueBytes();
+    }
+
     @Override
     public byte[] schemeMetadata() {
         return properties().schemeMetadata();

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,8 @@ public final class VersionSet implements AutoCloseable {
     private long logNumber;
     private long manifestNumber = -1;
     private LogWriter manifest;
+    /** Bytes appended to this store's manifests since open (checkpoints' copies not included). */
+    private final LongAdder manifestBytes = new LongAdder();
     /**
      * Set when a manifest append or sync failed: the file may end in a record whose fate is unknown,
      * so nothing more is appended to it; the next edit first starts a new manifest.
@@ -74,6 +77,11 @@ public final class VersionSet implements AutoCloseable {
      * @param onUnreferenced called (on the releasing thread) when a version that is no longer current
      *     loses its last reference, so its unique files may be deleted
      */
+    /** Bytes written to manifests since open: snapshots at each new manifest and every edit (write amplification). */
+    public long manifestBytesWritten() {
+        return manifestBytes.sum();
+    }
+
     public VersionSet(Path dir, FileSystem fs, int numLevels, SchemeState schemeState, Runnable onUnreferenced) {
         this.dir = dir;
         this.fs = fs;
@@ -253,6 +261,7 @@ public final class VersionSet implements AutoCloseable {
             }
             throw e;
         }
+        manifestBytes.add(w.size());
         LogWriter old = manifest;
         long oldNumber = manifestNumber;
         manifest = w;
@@ -352,7 +361,9 @@ public final class VersionSet implements AutoCloseable {
         Version v = builder.build();
         byte[] rec = edit.encode();
         try {
+            long before = manifest.size();
             manifest.addRecord(rec, 0, rec.length);
+            manifestBytes.add(manifest.size() - before);
             manifest.sync();
         } catch (IOException e) {
             manifestBroken = true;

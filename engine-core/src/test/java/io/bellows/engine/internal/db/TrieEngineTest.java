@@ -271,7 +271,7 @@ class TrieEngineTest {
     }
 
     /** Waits until no compaction is due (the scheme picks nothing) and none runs. */
-    private static void waitForCompactions(EngineImpl db) {
+    static void waitForCompactions(EngineImpl db) {
         for (int i = 0; i < 600; i++) {
             if (db.compactionIdle()) {
                 return;

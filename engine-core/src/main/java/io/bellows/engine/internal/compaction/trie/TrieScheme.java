@@ -12,7 +12,6 @@ import io.bellows.engine.internal.compaction.VersionPruner;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.iter.InternalIterator;
-import io.bellows.engine.internal.iter.MergingIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.TableFormats;
@@ -229,7 +228,7 @@ public final class TrieScheme implements CompactionScheme {
             }
             boolean whole = here && allInputs(idx.pile(g), inputs) && allInputs(idx.below(g), inputs);
             sink.level(here ? top : top + 1);
-            merge(group.getValue(), tables, new VersionPruner(snapshots, whole ? key -> true : null), sink);
+            HashMerge.run(group.getValue(), tables, new VersionPruner(snapshots, whole ? key -> true : null), sink);
             sink.finishStreams();
         }
         List<TrieSink.Placed> placed = sink.finishPlaced();
@@ -271,28 +270,6 @@ public final class TrieScheme implements CompactionScheme {
             }
         }
         return true;
-    }
-
-    private static void merge(List<FileMeta> group, TableSource tables, VersionPruner pruner, TrieSink sink)
-            throws IOException {
-        List<InternalIterator> sources = new ArrayList<>(group.size());
-        try {
-            for (FileMeta f : group) {
-                sources.add(tables.reader(f, HTableReader.class).iterator());
-            }
-        } catch (IOException | RuntimeException e) {
-            for (InternalIterator i : sources) {
-                i.close();
-            }
-            throw e;
-        }
-        try (MergingIterator it = new MergingIterator(sources)) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
-                    sink.add(it.key(), it.sequence(), it.kind(), it.value());
-                }
-            }
-        }
     }
 
     // ------------------------------------------------------------------ reads

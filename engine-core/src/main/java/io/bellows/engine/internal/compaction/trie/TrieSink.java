@@ -65,8 +65,11 @@ final class TrieSink implements TableSink {
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
-        long hi = hash.hi(key);
-        long lo = hash.lo(key);
+        addHashed(key, seq, kind, value, hash.hi(key), hash.lo(key));
+    }
+
+    /** {@link #add} of an entry whose hash under {@link #hashSeed} the caller has (a compaction's input). */
+    void addHashed(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
         long c = Containers.id(level, KeyHash.path(hi, level));
         Stream s = open.get(c);
         if (s == null) {
@@ -82,6 +85,10 @@ final class TrieSink implements TableSink {
      */
     void level(int level) {
         this.level = level;
+    }
+
+    long hashSeed() {
+        return hash.seed();
     }
 
     /** The version this sink started from (retained until it finishes or is abandoned). */

@@ -237,6 +237,15 @@ public final class HTableReader implements OpenTable {
         return dataBytes;
     }
 
+    /**
+     * The encoded bytes of the table's items: each key and value plus the item's three varints (length,
+     * length, sequence), about 4 bytes an item with 16-byte keys; the metadata records no finer figure.
+     */
+    @Override
+    public long userDataBytes() {
+        return dataBytes;
+    }
+
     /** Items stored in the overflow area. */
     public int overflowItems() {
         return overflowKeys.length;
@@ -470,6 +479,46 @@ public final class HTableReader implements OpenTable {
         List<Entry> out = new ArrayList<>();
         parseBucket(readBucket(b, false), 0, HTableFormat.bucketOffset(b), out, false);
         return out;
+    }
+
+    /**
+     * Every entry of the table in hash order (compaction input): reads the bucket area once, verifying
+     * each bucket, and puts migrated and overflow items back in their home buckets' places.
+     */
+    public HashOrderCursor hashOrderCursor() throws IOException {
+        byte[] area = new byte[Math.multiplyExact(buckets, HTableFormat.BUCKET_SIZE)];
+        int chunkBuckets = 256;
+        for (int first = 0; first < buckets; first += chunkBuckets) {
+            int count = Math.min(chunkBuckets, buckets - first);
+            int off = first * HTableFormat.BUCKET_SIZE;
+            file.read(HTableFormat.bucketOffset(first), area, off, count * HTableFormat.BUCKET_SIZE);
+            for (int i = 0; i < count; i++) {
+                int b = off + i * HTableFormat.BUCKET_SIZE;
+                verifyBucket(area, b, first + i, HTableFormat.bucketOffset(first + i));
+            }
+        }
+        try {
+            return new HashOrderCursor(this, area, Math.toIntExact(entries - overflowKeys.length), overflowKeys.length);
+        } catch (IllegalStateException | IndexOutOfBoundsException | ArithmeticException e) {
+            throw new CorruptionException(path, HTableFormat.bucketOffset(0), "malformed buckets: " + e.getMessage(), e);
+        }
+    }
+
+    byte[] overflowKey(int i) {
+        return overflowKeys[i];
+    }
+
+    long overflowSeq(int i) {
+        return overflowSeqs[i];
+    }
+
+    /** The value length of overflow item {@code i}, -1 for a tombstone. */
+    int overflowValueLength(int i) {
+        return overflowKinds[i] == InternalKeys.KIND_PUT ? overflowValueLength[i] : -1;
+    }
+
+    byte[] overflowValueOf(int i) throws IOException {
+        return overflowValue(i);
     }
 
     /** {@link #iterator()}; the whole table is read once whatever {@code fillCache} says. */

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.table.htable;
 
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.BloomFilter;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Checksums;
@@ -17,8 +18,8 @@ import java.util.List;
  * largest table (95% of its buckets' payload), then sizes the table by what it holds
  * ({@link HTableFormat#bucketsFor}), balances the buckets, builds one bloom filter per bucket over the
  * keys hashed to it, and writes buckets, overflow area, the table's own filters, the BloomCluster of
- * its container and the metadata. Entries must arrive in internal-key order (the versions of a key
- * together), which is what flushes and compactions produce.
+ * its container and the metadata. The versions of a key must arrive together, newest first: flushes
+ * add entries in internal-key order, compactions in hash order ({@link HashOrderCursor}).
  *
  * <p>Not thread-safe.
  */
@@ -160,8 +161,17 @@ public final class HTableWriter {
         file.sync();
         file.close();
 
+        // Compactions add entries in hash order, so the key range is found, not read off the ends.
         Item first = items.get(0);
-        Item last = items.get(items.size() - 1);
+        Item last = first;
+        for (Item item : items) {
+            if (InternalKeys.compare(item.key, item.seq, first.key, first.seq) < 0) {
+                first = item;
+            }
+            if (InternalKeys.compare(item.key, item.seq, last.key, last.seq) > 0) {
+                last = item;
+            }
+        }
         return new HTableProperties(number, out.offset, items.size(), dataBytes, first.key, first.seq, last.key,
                 last.seq, maxSeq, own);
     }

@@ -48,6 +48,16 @@ public final class KeyHash {
         return low.hashBytes(key);
     }
 
+    /** {@link #hi(byte[])} of the key in {@code b[off, off + len)}. */
+    public long hi(byte[] b, int off, int len) {
+        return high.hashBytes(b, off, len);
+    }
+
+    /** {@link #lo(byte[])} of the key in {@code b[off, off + len)}. */
+    public long lo(byte[] b, int off, int len) {
+        return low.hashBytes(b, off, len);
+    }
+
     /** The child (0..7) a key descends to from a container at {@code level}. */
     public static int child(long hi, int level) {
         return (int) (hi >>> (61 - 3 * level)) & 7;
