@@ -29,10 +29,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Point reads of a LEVELED store, from its tables (settled, every block in the block cache) or from its
- * MemStore (NONE policy, nothing flushed; on or off the heap): the CPU and allocation cost of a get once I/O is out of the way (run with {@code -prof gc} for bytes per get). {@code getHit}
- * returns a new value array (the one allocation a hit needs), {@code getInto} copies into the caller's
- * buffer, {@code getMiss} looks for a key between two stored ones (its filter usually answers). Keys are
- * made before the measurement, so the benchmark itself allocates nothing per call.
+ * MemStore (NONE policy, nothing flushed; on or off the heap): the CPU and allocation cost of a get once
+ * I/O is out of the way (run with {@code -prof gc} for bytes per get). {@code getHit} returns a new value
+ * array (the one allocation a hit needs), {@code getInto} copies into the caller's buffer, {@code getMiss}
+ * looks for a key between two stored ones (its filter usually answers). Keys are made before the
+ * measurement, so the benchmark itself allocates nothing per call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

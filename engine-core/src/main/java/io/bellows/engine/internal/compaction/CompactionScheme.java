@@ -12,7 +12,6 @@ import io.bellows.engine.internal.version.SchemeState;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -128,7 +128,7 @@ public final class MemStoreRig {
         if (!v.get(KEY, seq, lk)) {
             return ABSENT;
         }
-        return intact(lk.sequence, lk.kind, lk.value);
+        return intact(lk.sequence, lk.kind, lk.copyValue());
     }
 
     /** Versions of {@link #KEY} over all segments of {@code v}, each checked as {@link #read} does; -1 if one is corrupt. */
