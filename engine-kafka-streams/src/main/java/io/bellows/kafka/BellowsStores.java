@@ -1,0 +1,57 @@
+package io.bellows.kafka;
+
+import io.bellows.engine.EngineOptions;
+import java.time.Duration;
+
+/**
+ * Factories of Bellows store suppliers, the counterpart of Kafka's {@code Stores.persistent*} methods.
+ * Each has a variant taking the {@link EngineOptions} its stores open with (the compaction scheme, the
+ * MemStore policy and layout, the MemStore and block cache sizes); without it they use
+ * {@link #defaultOptions()}. A {@link BellowsConfigSetter} named in the application's configs adjusts
+ * either per store.
+ */
+public final class BellowsStores {
+    private BellowsStores() {
+    }
+
+    /**
+     * The engine options of a store when none are given: the engine's defaults with a 16 MiB MemStore, a
+     * 16 MiB block cache and one background thread, because an application opens one store per task
+     * and store (and one per segment of a window or session store), not one per process.
+     */
+    public static EngineOptions defaultOptions() {
+        return EngineOptions.builder().memstoreSize(16L << 20).blockCacheSize(16L << 20).backgroundThreads(1).build();
+    }
+
+    /** A key-value store of plain values. */
+    public static BellowsKeyValueBytesStoreSupplier keyValueStore(String name) {
+        return keyValueStore(name, defaultOptions());
+    }
+
+    /** A key-value store of plain values, opened with {@code options}. */
+    public static BellowsKeyValueBytesStoreSupplier keyValueStore(String name, EngineOptions options) {
+        return new BellowsKeyValueBytesStoreSupplier(name, options, StoreFormat.PLAIN);
+    }
+
+    /** A key-value store of Kafka's timestamped values (what the DSL's KTables use). */
+    public static BellowsKeyValueBytesStoreSupplier timestampedKeyValueStore(String name) {
+        return timestampedKeyValueStore(name, defaultOptions());
+    }
+
+    /** A key-value store of Kafka's timestamped values, opened with {@code options}. */
+    public static BellowsKeyValueBytesStoreSupplier timestampedKeyValueStore(String name, EngineOptions options) {
+        return new BellowsKeyValueBytesStoreSupplier(name, options, StoreFormat.TIMESTAMPED);
+    }
+
+    /** A key-value store of values with headers and timestamp (Kafka's headers format), opened with {@code options}. */
+    public static BellowsKeyValueBytesStoreSupplier timestampedKeyValueStoreWithHeaders(String name, EngineOptions options) {
+        return new BellowsKeyValueBytesStoreSupplier.WithHeaders(name, options);
+    }
+
+    static long millis(Duration d, String what) {
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException(what + " cannot be null or negative");
+        }
+        return d.toMillis();
+    }
+}
