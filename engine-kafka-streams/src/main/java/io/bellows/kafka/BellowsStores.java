@@ -48,6 +48,55 @@ public final class BellowsStores {
         return new BellowsKeyValueBytesStoreSupplier.WithHeaders(name, options);
     }
 
+    /** A window store of plain values (retention and window size as in {@code Stores.persistentWindowStore}). */
+    public static BellowsWindowBytesStoreSupplier windowStore(String name, Duration retentionPeriod, Duration windowSize,
+            boolean retainDuplicates) {
+        return windowStore(name, retentionPeriod, windowSize, retainDuplicates, defaultOptions());
+    }
+
+    /** A window store of plain values, opened with {@code options}. */
+    public static BellowsWindowBytesStoreSupplier windowStore(String name, Duration retentionPeriod, Duration windowSize,
+            boolean retainDuplicates, EngineOptions options) {
+        return new BellowsWindowBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"),
+                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.PLAIN);
+    }
+
+    /** A window store of Kafka's timestamped values (what the DSL's windowed aggregations use). */
+    public static BellowsWindowBytesStoreSupplier timestampedWindowStore(String name, Duration retentionPeriod,
+            Duration windowSize, boolean retainDuplicates) {
+        return timestampedWindowStore(name, retentionPeriod, windowSize, retainDuplicates, defaultOptions());
+    }
+
+    /** A window store of Kafka's timestamped values, opened with {@code options}. */
+    public static BellowsWindowBytesStoreSupplier timestampedWindowStore(String name, Duration retentionPeriod,
+            Duration windowSize, boolean retainDuplicates, EngineOptions options) {
+        return new BellowsWindowBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"),
+                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.TIMESTAMPED);
+    }
+
+    /** A window store of Kafka's values with headers and timestamp, opened with {@code options}. */
+    public static BellowsWindowBytesStoreSupplier timestampedWindowStoreWithHeaders(String name, Duration retentionPeriod,
+            Duration windowSize, boolean retainDuplicates, EngineOptions options) {
+        return new BellowsWindowBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"),
+                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.HEADERS);
+    }
+
+    /** A session store (retention as in {@code Stores.persistentSessionStore}). */
+    public static BellowsSessionBytesStoreSupplier sessionStore(String name, Duration retentionPeriod) {
+        return sessionStore(name, retentionPeriod, defaultOptions());
+    }
+
+    /** A session store opened with {@code options}. */
+    public static BellowsSessionBytesStoreSupplier sessionStore(String name, Duration retentionPeriod, EngineOptions options) {
+        return new BellowsSessionBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"), options, false);
+    }
+
+    /** A session store of Kafka's values with headers, opened with {@code options}. */
+    public static BellowsSessionBytesStoreSupplier sessionStoreWithHeaders(String name, Duration retentionPeriod,
+            EngineOptions options) {
+        return new BellowsSessionBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"), options, true);
+    }
+
     static long millis(Duration d, String what) {
         if (d == null || d.isNegative()) {
             throw new IllegalArgumentException(what + " cannot be null or negative");
