@@ -245,31 +245,18 @@ class BellowsKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        long start = System.nanoTime();
-        QueryResult<R> result;
-        synchronized (position) {
-            int partition = context.taskId().partition();
-            if (!Positions.permitted(position, positionBound, partition)) {
-                return QueryResult.notUpToBound(position, positionBound, partition);
+        return Queries.run(this, position, context, query, positionBound, config, q -> {
+            if (q instanceof KeyQuery<?, ?> kq) {
+                return QueryResult.forResult(get((Bytes) kq.getKey()));
             }
-            if (query instanceof KeyQuery<?, ?> kq) {
-                result = (QueryResult<R>) QueryResult.forResult(get((Bytes) kq.getKey()));
-            } else if (query instanceof RangeQuery<?, ?> rq) {
+            if (q instanceof RangeQuery<?, ?> rq) {
                 Bytes lo = (Bytes) rq.getLowerBound().orElse(null);
                 Bytes hi = (Bytes) rq.getUpperBound().orElse(null);
-                boolean forward = rq.resultOrder() != ResultOrder.DESCENDING;
-                result = (QueryResult<R>) QueryResult.forResult(range(lo, hi, forward));
-            } else {
-                result = QueryResult.forUnknownQueryType(query, this);
+                return QueryResult.forResult(range(lo, hi, rq.resultOrder() != ResultOrder.DESCENDING));
             }
-            if (config.isCollectExecutionInfo()) {
-                result.addExecutionInfo("Handled in " + getClass() + " in " + (System.nanoTime() - start) + "ns");
-            }
-            result.setPosition(position.copy());
-        }
-        return result;
+            return null;
+        });
     }
 
     private Engine engine() {

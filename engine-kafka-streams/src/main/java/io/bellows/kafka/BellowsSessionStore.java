@@ -23,6 +23,11 @@ import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.HeadersBytesStore;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
@@ -257,6 +262,17 @@ class BellowsSessionStore implements SessionStore<Bytes, byte[]> {
     @Override
     public Position getPosition() {
         return position;
+    }
+
+    /** Answers a key's sessions, as Kafka's session stores do. */
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return Queries.run(this, position, context, query, positionBound, config, q -> {
+            if (q instanceof WindowRangeQuery<?, ?> wr && wr.getKey().isPresent()) {
+                return QueryResult.forResult(fetch((Bytes) wr.getKey().get()));
+            }
+            return null;
+        });
     }
 
     /**

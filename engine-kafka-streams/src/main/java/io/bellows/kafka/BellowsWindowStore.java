@@ -22,6 +22,12 @@ import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.WindowKeyQuery;
+import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.HeadersBytesStore;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
@@ -279,6 +285,22 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
     @Override
     public Position getPosition() {
         return position;
+    }
+
+    /** Answers a key's windows in a start-time range, and every key's windows in one, as Kafka's window stores do. */
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return Queries.run(this, position, context, query, positionBound, config, q -> {
+            if (q instanceof WindowKeyQuery<?, ?> wk && wk.getTimeFrom().isPresent() && wk.getTimeTo().isPresent()) {
+                return QueryResult.forResult(fetch((Bytes) wk.getKey(), wk.getTimeFrom().get().toEpochMilli(),
+                        wk.getTimeTo().get().toEpochMilli()));
+            }
+            if (q instanceof WindowRangeQuery<?, ?> wr && wr.getTimeFrom().isPresent() && wr.getTimeTo().isPresent()) {
+                return QueryResult.forResult(fetchAll(wr.getTimeFrom().get().toEpochMilli(),
+                        wr.getTimeTo().get().toEpochMilli()));
+            }
+            return null;
+        });
     }
 
     /**

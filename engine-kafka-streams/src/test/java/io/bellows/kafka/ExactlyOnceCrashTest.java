@@ -49,6 +49,7 @@ class ExactlyOnceCrashTest {
     Path tmp;
 
     @Test
+    @SuppressWarnings("try") // KafkaClusterTestKit.close() may throw InterruptedException; the test lets it.
     void countsStayExactAcrossAKilledApplication() throws Exception {
         TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
                 .setBaseDirectory(tmp.resolve("kafka")).build();

@@ -10,13 +10,18 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.kstream.internals.SessionWindow;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -25,8 +30,14 @@ import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.WindowKeyQuery;
+import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -129,5 +140,53 @@ class StoreLifecycleTest {
         }
         assertEquals(List.of("a", "b"), keys);
         store.close();
+    }
+
+    @Test
+    void windowAndSessionStoresAnswerTheirQueries() {
+        StateStoreContext ctx = context(null);
+        // Through Kafka's metered layer, as in an application: Kafka 4.3.1's WindowKeyQuery stores its time
+        // bounds swapped, and the metered store's copy of the query swaps them back for the inner store.
+        WindowStore<Bytes, byte[]> windows = Stores.windowStoreBuilder(BellowsStores.windowStore("w", Duration.ofMinutes(10),
+                Duration.ofMinutes(1), false), Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled().build();
+        windows.init(ctx, windows);
+        for (long start = 0; start < 300_000; start += 60_000) {
+            windows.put(key("a"), new byte[] {(byte) (start / 60_000)}, start);
+            windows.put(key("b"), new byte[] {(byte) (start / 60_000)}, start);
+        }
+        QueryConfig config = new QueryConfig(false);
+        QueryResult<WindowStoreIterator<byte[]>> one = windows.query(WindowKeyQuery.<Bytes, byte[]>withKeyAndWindowStartRange(
+                key("a"), Instant.ofEpochMilli(60_000), Instant.ofEpochMilli(180_000)), PositionBound.unbounded(), config);
+        List<Long> starts = new ArrayList<>();
+        try (WindowStoreIterator<byte[]> it = one.getResult()) {
+            it.forEachRemaining(kv -> starts.add(kv.key));
+        }
+        assertEquals(List.of(60_000L, 120_000L, 180_000L), starts);
+        QueryResult<KeyValueIterator<Windowed<Bytes>, byte[]>> all = windows.query(
+                WindowRangeQuery.<Bytes, byte[]>withWindowStartRange(Instant.ofEpochMilli(240_000), Instant.ofEpochMilli(240_000)),
+                PositionBound.unbounded(), config);
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> it = all.getResult()) {
+            it.forEachRemaining(kv -> keys.add(new String(kv.key.key().get()) + "@" + kv.key.window().start()));
+        }
+        assertEquals(List.of("a@240000", "b@240000"), keys);
+        assertFalse(windows.query(WindowRangeQuery.<Bytes, byte[]>withKey(key("a")), PositionBound.unbounded(), config)
+                .isSuccess(), "a window store does not serve key-only range queries, as in Kafka");
+        windows.close();
+
+        SessionStore<Bytes, byte[]> sessions = Stores.sessionStoreBuilder(BellowsStores.sessionStore("s", Duration.ofMinutes(10)),
+                Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled().build();
+        sessions.init(ctx, sessions);
+        sessions.put(new Windowed<>(key("a"), new SessionWindow(0, 10)), new byte[] {1});
+        sessions.put(new Windowed<>(key("a"), new SessionWindow(100, 150)), new byte[] {2});
+        sessions.put(new Windowed<>(key("b"), new SessionWindow(5, 7)), new byte[] {3});
+        QueryResult<KeyValueIterator<Windowed<Bytes>, byte[]>> mine = sessions.query(
+                WindowRangeQuery.<Bytes, byte[]>withKey(key("a")), PositionBound.unbounded(), config);
+        List<String> got = new ArrayList<>();
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> it = mine.getResult()) {
+            it.forEachRemaining(kv -> got.add(kv.key.window().start() + "-" + kv.key.window().end()));
+        }
+        assertEquals(List.of("0-10", "100-150"), got);
+        sessions.close();
     }
 }
