@@ -2,6 +2,7 @@ package io.bellows.kafka;
 
 import io.bellows.engine.EngineOptions;
 import org.apache.kafka.streams.DslStoreFormat;
+import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.state.DslKeyValueParams;
 import org.apache.kafka.streams.state.DslSessionParams;
 import org.apache.kafka.streams.state.DslStoreSuppliers;
@@ -16,8 +17,9 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
  * Key-value, window and session stores are made in the format the DSL asks for (plain, timestamped or
  * with headers), with {@link BellowsStores#defaultOptions()} as adjusted by a {@link BellowsConfigSetter}.
  *
- * <p>Window stores of emit-on-window-close aggregations are Bellows window stores too; Kafka's RocksDB
- * suppliers use a time-ordered index there, which only changes how fast closed windows are found.
+ * <p>Window stores of emit-on-window-close aggregations are Bellows window stores too, keeping windows
+ * as long as Kafka's time-ordered store does; Kafka's RocksDB suppliers index them by time there, which
+ * only changes how fast closed windows are found.
  */
 public class BellowsDslStoreSuppliers implements DslStoreSuppliers {
     private final EngineOptions options = BellowsStores.defaultOptions();
@@ -38,17 +40,10 @@ public class BellowsDslStoreSuppliers implements DslStoreSuppliers {
     public WindowBytesStoreSupplier windowStore(DslWindowParams params) {
         StoreFormat format = StoreFormat.of(params.dslStoreFormat(),
                 params.isTimestamped() ? StoreFormat.TIMESTAMPED : StoreFormat.PLAIN);
-        switch (format) {
-            case HEADERS:
-                return BellowsStores.timestampedWindowStoreWithHeaders(params.name(), params.retentionPeriod(),
-                        params.windowSize(), params.retainDuplicates(), options);
-            case TIMESTAMPED:
-                return BellowsStores.timestampedWindowStore(params.name(), params.retentionPeriod(), params.windowSize(),
-                        params.retainDuplicates(), options);
-            default:
-                return BellowsStores.windowStore(params.name(), params.retentionPeriod(), params.windowSize(),
-                        params.retainDuplicates(), options);
-        }
+        boolean onWindowClose = params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE;
+        return new BellowsWindowBytesStoreSupplier(params.name(), BellowsStores.millis(params.retentionPeriod(), "retentionPeriod"),
+                BellowsStores.millis(params.windowSize(), "windowSize"), params.retainDuplicates(), options, format,
+                onWindowClose);
     }
 
     @Override

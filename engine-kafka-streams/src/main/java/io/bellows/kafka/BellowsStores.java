@@ -58,7 +58,7 @@ public final class BellowsStores {
     public static BellowsWindowBytesStoreSupplier windowStore(String name, Duration retentionPeriod, Duration windowSize,
             boolean retainDuplicates, EngineOptions options) {
         return new BellowsWindowBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"),
-                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.PLAIN);
+                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.PLAIN, false);
     }
 
     /** A window store of Kafka's timestamped values (what the DSL's windowed aggregations use). */
@@ -71,14 +71,14 @@ public final class BellowsStores {
     public static BellowsWindowBytesStoreSupplier timestampedWindowStore(String name, Duration retentionPeriod,
             Duration windowSize, boolean retainDuplicates, EngineOptions options) {
         return new BellowsWindowBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"),
-                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.TIMESTAMPED);
+                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.TIMESTAMPED, false);
     }
 
     /** A window store of Kafka's values with headers and timestamp, opened with {@code options}. */
     public static BellowsWindowBytesStoreSupplier timestampedWindowStoreWithHeaders(String name, Duration retentionPeriod,
             Duration windowSize, boolean retainDuplicates, EngineOptions options) {
         return new BellowsWindowBytesStoreSupplier(name, millis(retentionPeriod, "retentionPeriod"),
-                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.HEADERS);
+                millis(windowSize, "windowSize"), retainDuplicates, options, StoreFormat.HEADERS, false);
     }
 
     /** A session store (retention as in {@code Stores.persistentSessionStore}). */

@@ -19,9 +19,10 @@ public final class BellowsWindowBytesStoreSupplier implements WindowBytesStoreSu
     private final boolean retainDuplicates;
     private final EngineOptions options;
     private final StoreFormat format;
+    private final boolean emitOnWindowClose;
 
     BellowsWindowBytesStoreSupplier(String name, long retentionPeriod, long windowSize, boolean retainDuplicates,
-            EngineOptions options, StoreFormat format) {
+            EngineOptions options, StoreFormat format, boolean emitOnWindowClose) {
         this.name = Objects.requireNonNull(name, "name cannot be null");
         if (windowSize > retentionPeriod) {
             throw new IllegalArgumentException("The retention period of the window store " + name
@@ -34,6 +35,7 @@ public final class BellowsWindowBytesStoreSupplier implements WindowBytesStoreSu
         this.retainDuplicates = retainDuplicates;
         this.options = Objects.requireNonNull(options, "options cannot be null");
         this.format = format;
+        this.emitOnWindowClose = emitOnWindowClose;
     }
 
     @Override
@@ -46,12 +48,13 @@ public final class BellowsWindowBytesStoreSupplier implements WindowBytesStoreSu
         switch (format) {
             case TIMESTAMPED:
                 return new BellowsWindowStore.Timestamped(name, retentionPeriod, segmentInterval, windowSize,
-                        retainDuplicates, options);
+                        retainDuplicates, options, emitOnWindowClose);
             case HEADERS:
                 return new BellowsWindowStore.WithHeaders(name, retentionPeriod, segmentInterval, windowSize,
-                        retainDuplicates, options);
+                        retainDuplicates, options, emitOnWindowClose);
             default:
-                return new BellowsWindowStore(name, retentionPeriod, segmentInterval, windowSize, retainDuplicates, options);
+                return new BellowsWindowStore(name, retentionPeriod, segmentInterval, windowSize, retainDuplicates, options,
+                        emitOnWindowClose);
         }
     }
 

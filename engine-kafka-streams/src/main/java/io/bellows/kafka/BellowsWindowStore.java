@@ -53,6 +53,12 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
     private final long windowSize;
     private final boolean retainDuplicates;
     private final EngineOptions options;
+    /**
+     * 1, or 0 for the store of an emit-on-window-close aggregation: Kafka's time-ordered window store,
+     * which the DSL gives such aggregations, still serves windows starting exactly at stream time minus
+     * the retention period, and the aggregation emits the window that closed last from there.
+     */
+    private final long expiryOffset;
     private final Set<SegmentIterator<?>> openIterators = ConcurrentHashMap.newKeySet();
     private final Position position = Position.emptyPosition();
     private StateStoreContext context;
@@ -63,26 +69,29 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
     private int seqnum;
 
     BellowsWindowStore(String name, long retention, long segmentInterval, long windowSize, boolean retainDuplicates,
-            EngineOptions options) {
+            EngineOptions options, boolean emitOnWindowClose) {
         this.name = name;
         this.retention = retention;
         this.segmentInterval = segmentInterval;
         this.windowSize = windowSize;
         this.retainDuplicates = retainDuplicates;
         this.options = options;
+        this.expiryOffset = emitOnWindowClose ? 0 : 1;
     }
 
     /** A window store of Kafka's timestamped values. */
     static final class Timestamped extends BellowsWindowStore implements TimestampedBytesStore {
-        Timestamped(String name, long retention, long interval, long size, boolean dups, EngineOptions options) {
-            super(name, retention, interval, size, dups, options);
+        Timestamped(String name, long retention, long interval, long size, boolean dups, EngineOptions options,
+                boolean emitOnWindowClose) {
+            super(name, retention, interval, size, dups, options, emitOnWindowClose);
         }
     }
 
     /** A window store of Kafka's values with headers and timestamp. */
     static final class WithHeaders extends BellowsWindowStore implements TimestampedBytesStore, HeadersBytesStore {
-        WithHeaders(String name, long retention, long interval, long size, boolean dups, EngineOptions options) {
-            super(name, retention, interval, size, dups, options);
+        WithHeaders(String name, long retention, long interval, long size, boolean dups, EngineOptions options,
+                boolean emitOnWindowClose) {
+            super(name, retention, interval, size, dups, options, emitOnWindowClose);
         }
     }
 
@@ -157,7 +166,7 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
     public byte[] fetch(Bytes key, long time) {
         Objects.requireNonNull(key, "key cannot be null");
         Segments s = segments();
-        if (time <= observedStreamTime - retention) {
+        if (time < observedStreamTime - retention + expiryOffset) {
             return null;
         }
         Engine seg = s.get(time);
@@ -242,7 +251,7 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
 
     /** The first window start still within retention; older windows are expired, whatever is on disk. */
     private long actualFrom(long timeFrom) {
-        return Math.max(timeFrom, observedStreamTime - retention + 1);
+        return Math.max(timeFrom, observedStreamTime - retention + expiryOffset);
     }
 
     private <K> SegmentIterator<K> track(SegmentIterator<K> it) {

@@ -29,6 +29,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -196,6 +197,36 @@ class DslTopologyTest {
             assertEquals(Long.valueOf(2), got.get("k@30000-35000"));
             assertEquals(Long.valueOf(1), got.get("k@100000-100000"));
             assertEquals(1, dirsNamed("sessions").size());
+            assertTrue(dirsNamed("rocksdb").isEmpty());
+        }
+    }
+
+    @Test
+    void emitOnWindowCloseRunsOnBellows() throws Exception {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMinutes(1)))
+                .emitStrategy(EmitStrategy.onWindowClose())
+                .count(Materialized.as("final-counts"))
+                .toStream((w, v) -> w.key() + "@" + w.window().start())
+                .to("final", Produced.with(Serdes.String(), Serdes.Long()));
+        Properties props = props("emit-final");
+        // Final results are looked for at most once per this wall-clock interval, and the driver's clock stands still.
+        props.put("__emit.interval.ms.kstreams.windowed.aggregation__", 0L);
+        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props)) {
+            TestInputTopic<String, String> in = driver.createInputTopic("clicks", new StringSerializer(), new StringSerializer());
+            TestOutputTopic<String, Long> out = driver.createOutputTopic("final", new StringDeserializer(),
+                    new LongDeserializer());
+            for (int i = 0; i < 5; i++) {
+                in.pipeInput("u", "c", Instant.ofEpochMilli(i * 10_000L));
+            }
+            assertTrue(out.isEmpty(), "the first window is still open");
+            in.pipeInput("u", "c", Instant.ofEpochMilli(61_000L));
+            assertEquals(List.of(KeyValue.pair("u@0", 5L)), out.readKeyValuesToList());
+            in.pipeInput("u", "c", Instant.ofEpochMilli(125_000L));
+            assertEquals(List.of(KeyValue.pair("u@60000", 1L)), out.readKeyValuesToList());
+            assertEquals(1, dirsNamed("final-counts").size());
             assertTrue(dirsNamed("rocksdb").isEmpty());
         }
     }
