@@ -2,6 +2,7 @@ package io.bellows.kafka;
 
 import io.bellows.engine.Cursor;
 import io.bellows.engine.Engine;
+import io.bellows.engine.EngineClosedException;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.ReadOptions;
 import io.bellows.engine.WriteBatch;
@@ -145,7 +146,11 @@ class BellowsKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public byte[] get(Bytes key) {
         Objects.requireNonNull(key, "key cannot be null");
-        return engine().get(key.get());
+        try {
+            return engine().get(key.get());
+        } catch (EngineClosedException e) {
+            throw closedUnder(e);
+        }
     }
 
     @Override
@@ -186,7 +191,12 @@ class BellowsKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private KeyValueIterator<Bytes, byte[]> iterator(ReadOptions read, boolean forward) {
-        Cursor cursor = engine().cursor(read);
+        Cursor cursor;
+        try {
+            cursor = engine().cursor(read);
+        } catch (EngineClosedException e) {
+            throw closedUnder(e);
+        }
         CursorIterator it = new CursorIterator(cursor, forward, name, openIterators::remove);
         openIterators.add(it);
         return it;
@@ -257,6 +267,13 @@ class BellowsKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             }
             return null;
         });
+    }
+
+    /** An interactive query that raced with close sees what Kafka's stores throw then, which Kafka retries on. */
+    private InvalidStateStoreException closedUnder(EngineClosedException e) {
+        InvalidStateStoreException ex = new InvalidStateStoreException("Store " + name + " is currently closed.");
+        ex.initCause(e);
+        return ex;
     }
 
     private Engine engine() {
