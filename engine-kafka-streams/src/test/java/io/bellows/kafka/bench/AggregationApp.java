@@ -135,16 +135,34 @@ public final class AggregationApp {
         System.exit(0);
     }
 
-    /** "rocksdb", or "bellows:STYLE/POLICY[/LAYOUT]" with the MemStore size of Kafka's RocksDB write buffers. */
+    /**
+     * "rocksdb", or "bellows:STYLE/POLICY[/LAYOUT]" on {@link BellowsStores#defaultOptions()}, optionally
+     * followed by "+direct" (table reads with direct I/O instead of through the OS page cache),
+     * "+cache=MiB" (block cache), "+memstore=MiB" and "+threads=N" (background threads).
+     */
     static KeyValueBytesStoreSupplier supplier(String spec) {
         if (spec.equals("rocksdb")) {
             return Stores.persistentKeyValueStore(STORE);
         }
-        String[] parts = spec.substring("bellows:".length()).split("/");
+        String[] extras = spec.split("\\+");
+        String[] parts = extras[0].substring("bellows:".length()).split("/");
         EngineOptions.Builder b = BellowsStores.defaultOptions().toBuilder()
                 .compaction(CompactionStyle.valueOf(parts[0])).inMemoryCompaction(InMemoryCompaction.valueOf(parts[1]));
         if (parts.length > 2) {
             b.memoryLayout(MemoryLayout.valueOf(parts[2]));
+        }
+        for (int i = 1; i < extras.length; i++) {
+            if (extras[i].equals("direct")) {
+                b.directIo(true);
+            } else if (extras[i].startsWith("cache=")) {
+                b.blockCacheSize(Long.parseLong(extras[i].substring("cache=".length())) << 20);
+            } else if (extras[i].startsWith("memstore=")) {
+                b.memstoreSize(Long.parseLong(extras[i].substring("memstore=".length())) << 20);
+            } else if (extras[i].startsWith("threads=")) {
+                b.backgroundThreads(Integer.parseInt(extras[i].substring("threads=".length())));
+            } else {
+                throw new IllegalArgumentException("unknown store option " + extras[i] + " in " + spec);
+            }
         }
         return BellowsStores.keyValueStore(STORE, b.build());
     }
