@@ -18,9 +18,9 @@ public final class BellowsStores {
      * The engine options of a store when none are given: the engine's defaults with a 16 MiB MemStore, a
      * 16 MiB block cache and one background thread, because an application opens one store per task
      * and store (and one per segment of a window or session store), not one per process; and table reads
-     * through the OS page cache rather than direct I/O, as Kafka's RocksDB stores read: with many small
-     * stores per process, a small block cache per store over direct I/O made an aggregation 1.9 to 2.4
-     * times slower (docs/benchmarks.md, "Kafka Streams").
+     * through the OS page cache rather than direct I/O, as Kafka's RocksDB stores read: a small block
+     * cache per store over direct I/O made an aggregation 2.4 to 4 times slower (docs/benchmarks.md,
+     * "Kafka Streams").
      */
     public static EngineOptions defaultOptions() {
         return EngineOptions.builder().memstoreSize(16L << 20).blockCacheSize(16L << 20).backgroundThreads(1)
