@@ -84,7 +84,7 @@ class BellowsSessionStore implements SessionStore<Bytes, byte[]> {
         s.openExisting();
         segments = s;
         open = true;
-        expiredRecords = DroppedRecords.sensor(context);
+        expiredRecords = DroppedRecords.sensor(context, name);
         context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
     }
 

@@ -108,7 +108,7 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
         s.openExisting();
         segments = s;
         open = true;
-        expiredRecords = DroppedRecords.sensor(context);
+        expiredRecords = DroppedRecords.sensor(context, name);
         context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
     }
 
