@@ -3,6 +3,8 @@ package io.bellows.kafka;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
@@ -45,9 +47,9 @@ final class StoreEngines {
         }
         EngineOptions options = builder.build();
         try {
-            java.nio.file.Files.createDirectories(dir.getParent());
+            Files.createDirectories(dir.getParent());
             return new Opened(Engine.open(dir, options), options, setter);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             if (setter != null) {
                 setter.close(storeName, options);
             }
