@@ -291,6 +291,7 @@ final class WriteQueue {
         }
         rethrow(error);
     }
+
     private static void rethrow(Throwable t) {
         if (t == null) {
             return;

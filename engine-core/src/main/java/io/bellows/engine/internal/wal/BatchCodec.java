@@ -21,8 +21,10 @@ import java.util.List;
  *  +----------------+-----------+------------------------------------------+
  * </pre>
  *
- * Op {@code i} has sequence {@code firstSequence + i}. The ops are the batches' own encoded form
- * ({@link BatchAccess#encodeTo}) concatenated, so encoding copies bytes and parses nothing.
+ * Op {@code i} has sequence {@code firstSequence + i}. A {@link WriteBatch} is kept in this form (header,
+ * then ops: {@link BatchAccess#record}), so a batch logged alone is its own record; a group's record is
+ * the batches' ops ({@link BatchAccess#encodeTo}) concatenated after one header, so encoding copies
+ * bytes and parses nothing. {@link #forEachOp} reads ops in place for the MemStore insert.
  */
 public final class BatchCodec {
     /** Length of the fixed part before the ops. */
