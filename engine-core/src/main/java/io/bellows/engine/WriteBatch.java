@@ -3,6 +3,7 @@ package io.bellows.engine;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Coding;
 import io.bellows.engine.internal.wal.BatchAccess;
+import io.bellows.engine.internal.wal.BatchCodec;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -10,8 +11,10 @@ import java.util.Objects;
  * An ordered list of puts and deletes applied atomically by {@link Engine#write}: after a crash either
  * all of a batch is present or none of it. Later operations on the same key win. Not thread-safe.
  *
- * <p>Operations are kept encoded in one growing byte array (kind, varint key length, key, varint value
- * length, value), so a large batch costs no object per operation.
+ * <p>The batch is kept in the form of a WAL record body (docs/formats/wal.md, LevelDB's {@code rep_}): one
+ * growing byte array holding a header (first sequence, op count: filled in when the batch is logged),
+ * then the operations encoded (kind, varint key length, key, varint value length, value). A large batch
+ * costs no object per operation, and a batch logged alone is written to the WAL as it is.
  */
 public final class WriteBatch {
     /** Receives a batch's operations in order. */
@@ -27,12 +30,29 @@ public final class WriteBatch {
         BatchAccess.install(new BatchAccess.Accessor() {
             @Override
             public int encodedLength(WriteBatch batch) {
-                return batch.size;
+                return batch.size - BatchCodec.HEADER_LENGTH;
             }
 
             @Override
             public void encodeTo(WriteBatch batch, byte[] dst, int off) {
-                System.arraycopy(batch.buf, 0, dst, off, batch.size);
+                System.arraycopy(batch.buf, BatchCodec.HEADER_LENGTH, dst, off, batch.size - BatchCodec.HEADER_LENGTH);
+            }
+
+            @Override
+            public byte[] record(WriteBatch batch, long firstSequence) {
+                Coding.putLong(batch.buf, 0, firstSequence);
+                Coding.putInt(batch.buf, 8, batch.count);
+                return batch.buf;
+            }
+
+            @Override
+            public byte[] buffer(WriteBatch batch) {
+                return batch.buf;
+            }
+
+            @Override
+            public int recordLength(WriteBatch batch) {
+                return batch.size;
             }
 
             @Override
@@ -48,7 +68,8 @@ public final class WriteBatch {
     }
 
     private byte[] buf;
-    private int size;
+    /** End of the encoded operations in {@link #buf}; they start after the record header. */
+    private int size = BatchCodec.HEADER_LENGTH;
     private int count;
     private long userBytes;
     private int maxValueLength;
@@ -63,7 +84,7 @@ public final class WriteBatch {
         if (reservedBytes < 0) {
             throw new IllegalArgumentException("reservedBytes must be >= 0, got " + reservedBytes);
         }
-        buf = new byte[Math.max(16, reservedBytes)];
+        buf = new byte[BatchCodec.HEADER_LENGTH + Math.max(16, reservedBytes)];
     }
 
     /** Adds a put of {@code key} to {@code value} (both copied); returns this batch. */
@@ -106,7 +127,7 @@ public final class WriteBatch {
 
     /** Removes every operation, so the batch can be reused; returns this batch. */
     public WriteBatch clear() {
-        size = 0;
+        size = BatchCodec.HEADER_LENGTH;
         count = 0;
         userBytes = 0;
         maxValueLength = 0;
@@ -115,7 +136,7 @@ public final class WriteBatch {
 
     /** Feeds the operations, in order, to {@code handler}. */
     public void forEach(Handler handler) {
-        int[] pos = {0};
+        int[] pos = {BatchCodec.HEADER_LENGTH};
         while (pos[0] < size) {
             int kind = buf[pos[0]++];
             int klen = Coding.getVarInt(buf, pos, size);

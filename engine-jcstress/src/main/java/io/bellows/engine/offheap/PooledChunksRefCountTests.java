@@ -33,7 +33,8 @@ public final class PooledChunksRefCountTests {
         final OffHeapMslab mslab = new OffHeapMslab(pool, true);
 
         Base() {
-            mslab.append(MemStoreRig.KEY, MemStoreRig.value(1));
+            byte[] value = MemStoreRig.value(1);
+            mslab.append(MemStoreRig.KEY, 0, MemStoreRig.KEY.length, value, 0, value.length);
             mslab.retain();
         }
 

@@ -40,18 +40,17 @@ final class OffHeapMslab extends PooledChunks {
     }
 
     /**
-     * Appends one record from heap arrays; its position is left in {@link #lastChunkNo} and
-     * {@link #lastOffset}, and the chunk returned.
+     * Appends one record from slices of heap arrays (straight from the write batch); its position is
+     * left in {@link #lastChunkNo} and {@link #lastOffset}, and the chunk returned.
      */
-    ByteBuf append(byte[] key, byte[] value) {
-        int valueLen = value == null ? 0 : value.length;
-        ByteBuf b = reserve(HEADER + key.length + valueLen);
+    ByteBuf append(byte[] key, int keyOff, int keyLen, byte[] value, int valueOff, int valueLen) {
+        ByteBuf b = reserve(HEADER + keyLen + valueLen);
         int at = lastOffset;
-        b.setShort(at, key.length);
+        b.setShort(at, keyLen);
         b.setInt(at + 2, valueLen);
-        b.setBytes(at + HEADER, key);
+        b.setBytes(at + HEADER, key, keyOff, keyLen);
         if (valueLen > 0) {
-            b.setBytes(at + HEADER + key.length, value);
+            b.setBytes(at + HEADER + keyLen, value, valueOff, valueLen);
         }
         return b;
     }

@@ -33,11 +33,12 @@ final class OffHeapSkipListSegment implements MutableSegment {
     }
 
     @Override
-    public void add(byte[] key, long seq, int kind, byte[] value) {
-        byte[] v = kind == InternalKeys.KIND_PUT ? value : null;
-        ByteBuf b = mslab.append(key, v);
-        cells.add(new OffHeapCell(b, mslab.lastChunkNo, mslab.lastOffset, key.length, seq, kind));
-        counters.add(seq, key.length + (v == null ? 0 : v.length));
+    public void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq,
+            int kind) {
+        int vlen = kind == InternalKeys.KIND_PUT ? valueLen : 0;
+        ByteBuf b = mslab.append(keyBuf, keyOff, keyLen, valueBuf, valueOff, vlen);
+        cells.add(new OffHeapCell(b, mslab.lastChunkNo, mslab.lastOffset, keyLen, seq, kind));
+        counters.add(seq, keyLen + vlen);
     }
 
     /** The cells in internal-key order; the segment must no longer be written. */

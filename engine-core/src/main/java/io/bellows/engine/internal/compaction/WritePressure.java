@@ -19,7 +19,11 @@ public enum WritePressure {
         if (own == STOP || softPendingBytes == 0 && hardPendingBytes == 0) {
             return own;
         }
-        long pending = scheme.pendingCompactionBytes(v);
+        return of(own, scheme.pendingCompactionBytes(v), softPendingBytes, hardPendingBytes);
+    }
+
+    /** The higher of {@code own} and the pressure of {@code pending} compaction bytes against the limits (0: none). */
+    public static WritePressure of(WritePressure own, long pending, long softPendingBytes, long hardPendingBytes) {
         WritePressure bytes = hardPendingBytes > 0 && pending >= hardPendingBytes ? STOP
                 : softPendingBytes > 0 && pending >= softPendingBytes ? SLOWDOWN : NONE;
         return bytes.compareTo(own) > 0 ? bytes : own;

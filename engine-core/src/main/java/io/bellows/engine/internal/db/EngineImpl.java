@@ -184,8 +184,8 @@ public final class EngineImpl implements Engine {
         long traceStart = tr == null ? 0 : System.nanoTime();
         OpTimers[] t = timers;
         long t0 = t.length == 0 ? 0 : System.nanoTime();
-        // Sized for the encoded put (kind byte, two varint lengths of at most 5 bytes, key, value).
-        apply(new WriteBatch(11 + key.length + value.length).put(key, value), options);
+        // The thread's own batch, reused: a put allocates nothing before its MemStore cell.
+        apply(writes.scratchBatch().put(key, value), options);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.PUT, t0);
         }
@@ -201,7 +201,7 @@ public final class EngineImpl implements Engine {
         long traceStart = tr == null ? 0 : System.nanoTime();
         OpTimers[] t = timers;
         long t0 = t.length == 0 ? 0 : System.nanoTime();
-        apply(new WriteBatch(6 + key.length).delete(key), options);
+        apply(writes.scratchBatch().delete(key), options);
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.DELETE, t0);
         }

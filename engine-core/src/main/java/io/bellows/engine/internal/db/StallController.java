@@ -6,6 +6,7 @@ import io.bellows.engine.MemoryLimitException;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.util.GuardedBy;
+import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +28,11 @@ final class StallController {
     private final MemStore memstore;
     private final FlushScheduler flushes;
     private final CompactionScheduler compactions;
+    /** The version {@link #pendingBytes} was computed for. */
+    @GuardedBy("state.lock")
+    private Version pendingVersion;
+    @GuardedBy("state.lock")
+    private long pendingBytes;
 
     StallController(EngineState state, EngineContext ctx, FlushScheduler flushes, CompactionScheduler compactions) {
         this.state = state;
@@ -131,8 +137,7 @@ final class StallController {
     /** The first rule that applies, in priority order. */
     @GuardedBy("state.lock")
     private Step next(boolean force, boolean allowDelay, long bytes, long entries) {
-        WritePressure pressure = WritePressure.of(ctx.scheme, ctx.versions.current(),
-                ctx.options.softPendingCompactionBytesLimit(), ctx.options.hardPendingCompactionBytesLimit());
+        WritePressure pressure = pressure();
         if (allowDelay && pressure == WritePressure.SLOWDOWN) {
             return Step.DELAY;
         }
@@ -149,6 +154,27 @@ final class StallController {
             return !memstore.hasSnapshot() && flushFreesMemory() ? Step.SWITCH : Step.WAIT_FOR_MEMORY;
         }
         return memstore.shouldFlush() ? Step.SWITCH : Step.PROCEED;
+    }
+
+    /**
+     * {@link WritePressure#of(io.bellows.engine.internal.compaction.CompactionScheme, Version, long, long)},
+     * with the pending compaction bytes computed once per version (a function of the version alone,
+     * whose computation allocates) rather than once per write group.
+     */
+    @GuardedBy("state.lock")
+    private WritePressure pressure() {
+        Version v = ctx.versions.current();
+        WritePressure own = ctx.scheme.pressure(v);
+        long soft = ctx.options.softPendingCompactionBytesLimit();
+        long hard = ctx.options.hardPendingCompactionBytesLimit();
+        if (own == WritePressure.STOP || soft == 0 && hard == 0) {
+            return own;
+        }
+        if (v != pendingVersion) {
+            pendingBytes = ctx.scheme.pendingCompactionBytes(v);
+            pendingVersion = v;
+        }
+        return WritePressure.of(own, pendingBytes, soft, hard);
     }
 
     /** Whether the MemStore needs switching (forced with data, or due) but the last snapshot is not flushed. */

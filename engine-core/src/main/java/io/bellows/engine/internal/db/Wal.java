@@ -48,11 +48,16 @@ final class Wal implements AutoCloseable {
      * hands it to the OS.
      */
     void append(byte[] record, boolean sync, long lastSequence) throws IOException {
+        append(record, record.length, sync, lastSequence);
+    }
+
+    /** Appends {@code record[0, length)} as one record, as {@link #append(byte[], boolean, long)}. */
+    void append(byte[] record, int length, boolean sync, long lastSequence) throws IOException {
         lock.lock();
         try {
             // Counted before the write: a record that half failed may still be replayed.
             maxSequence = Math.max(maxSequence, lastSequence);
-            writer.addRecord(record, 0, record.length);
+            writer.addRecord(record, 0, length);
             if (sync) {
                 writer.sync();
                 dirty = false;

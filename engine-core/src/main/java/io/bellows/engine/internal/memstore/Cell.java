@@ -48,9 +48,20 @@ final class Cell {
         this.kind = kind;
     }
 
-    /** A cell that owns its arrays (no MSLAB). */
+    /** A cell over arrays the caller hands over (no MSLAB, and the caller keeps no reference to them). */
     static Cell of(byte[] key, long sequence, int kind, byte[] value) {
         return new Cell(key, 0, key.length, value, 0, value == null ? 0 : value.length, sequence, kind);
+    }
+
+    /**
+     * A cell that owns its arrays (no MSLAB): the key and value slices copied into arrays of their own, so
+     * readers get them whole without a further copy.
+     */
+    static Cell copyOf(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long sequence,
+            int kind) {
+        byte[] key = Arrays.copyOfRange(keyBuf, keyOff, keyOff + keyLen);
+        byte[] value = valueBuf == null ? null : Arrays.copyOfRange(valueBuf, valueOff, valueOff + valueLen);
+        return new Cell(key, 0, keyLen, value, 0, valueLen, sequence, kind);
     }
 
     /** A search probe: orders before every version of {@code key} newer than {@code sequence}. */

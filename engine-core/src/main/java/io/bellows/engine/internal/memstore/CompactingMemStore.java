@@ -86,9 +86,10 @@ final class CompactingMemStore implements MemStore {
     // ------------------------------------------------------------------ writes
 
     @Override
-    public void add(byte[] key, long seq, int kind, byte[] value) {
+    public void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq,
+            int kind) {
         // Only this (single) writer replaces the active segment, so it stays current while we add to it.
-        state.get().active.add(key, seq, kind, value);
+        state.get().active.add(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, seq, kind);
     }
 
     /** Pushes a full active segment; never inside a write group, so groups stay whole per segment. */

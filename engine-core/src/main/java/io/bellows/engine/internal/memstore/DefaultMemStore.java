@@ -30,8 +30,9 @@ final class DefaultMemStore implements MemStore {
     }
 
     @Override
-    public void add(byte[] key, long seq, int kind, byte[] value) {
-        state.get().active.add(key, seq, kind, value);
+    public void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq,
+            int kind) {
+        state.get().active.add(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, seq, kind);
     }
 
     @Override

@@ -22,7 +22,17 @@ import java.util.Map;
  * <p>Thread safety: {@link #view()}, {@link #get} and the size accessors never block.
  */
 public interface MemStore extends AutoCloseable {
-    void add(byte[] key, long seq, int kind, byte[] value);
+    /** Adds one entry from arrays of its own; see {@link #add(byte[], int, int, byte[], int, int, long, int)}. */
+    default void add(byte[] key, long seq, int kind, byte[] value) {
+        add(key, 0, key.length, value, 0, value == null ? 0 : value.length, seq, kind);
+    }
+
+    /**
+     * Adds one entry whose key and value are slices of the caller's buffers (the write path passes its
+     * write batch's buffer, so the MemStore's copy into its cell is the only one). {@code valueBuf} is
+     * null exactly for a tombstone. The MemStore copies what it keeps: the caller may reuse the buffers.
+     */
+    void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq, int kind);
 
     /**
      * Called by the adding thread after all entries of one write group (or of one replayed WAL record)

@@ -28,15 +28,12 @@ final class Mslab implements SegmentMemory {
         this.maxAllocation = pool.chunkSize() / 8;
     }
 
-    Cell copy(byte[] key, long seq, int kind, byte[] value) {
-        return copy(key, 0, key.length, value, 0, value == null ? 0 : value.length, seq, kind);
-    }
-
     Cell copyOf(Cell c) {
         return copy(c.keyBuf, c.keyOff, c.keyLen, c.valueBuf, c.valueOff, c.valueLen, c.sequence, c.kind);
     }
 
-    private Cell copy(byte[] key, int keyOff, int keyLen, byte[] value, int valueOff, int valueLen, long seq,
+    /** Copies a cell from slices of the caller's buffers ({@code value} null for a tombstone). */
+    Cell copy(byte[] key, int keyOff, int keyLen, byte[] value, int valueOff, int valueLen, long seq,
             int kind) {
         int size = keyLen + valueLen;
         byte[] buf;

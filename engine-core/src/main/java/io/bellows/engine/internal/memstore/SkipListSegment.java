@@ -42,8 +42,10 @@ final class SkipListSegment implements MutableSegment, CellSource {
     }
 
     @Override
-    public void add(byte[] key, long seq, int kind, byte[] value) {
-        Cell c = mslab == null ? Cell.of(key, seq, kind, value) : mslab.copy(key, seq, kind, value);
+    public void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq,
+            int kind) {
+        Cell c = mslab == null ? Cell.copyOf(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, seq, kind)
+                : mslab.copy(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, seq, kind);
         cells.add(c);
         counters.add(seq, c.dataSize());
     }

@@ -15,6 +15,12 @@ public final class BatchAccess {
 
         void encodeTo(WriteBatch batch, byte[] dst, int off);
 
+        byte[] record(WriteBatch batch, long firstSequence);
+
+        byte[] buffer(WriteBatch batch);
+
+        int recordLength(WriteBatch batch);
+
         long userBytes(WriteBatch batch);
 
         int maxValueLength(WriteBatch batch);
@@ -48,6 +54,28 @@ public final class BatchAccess {
     /** Copies the encoded operations to {@code dst[off..]}. */
     public static void encodeTo(WriteBatch batch, byte[] dst, int off) {
         accessor.encodeTo(batch, dst, off);
+    }
+
+    /**
+     * The batch as a whole WAL record body: its buffer with the header set to {@code firstSequence} and
+     * the op count; the record is its first {@link #recordLength} bytes. The buffer stays the batch's: it
+     * must not be changed, and is only valid until the batch is next changed.
+     */
+    public static byte[] record(WriteBatch batch, long firstSequence) {
+        return accessor.record(batch, firstSequence);
+    }
+
+    /**
+     * The batch's buffer, for reading its operations in place: they are the bytes from
+     * {@link BatchCodec#HEADER_LENGTH} to {@link #recordLength}, encoded as in a WAL record body.
+     */
+    public static byte[] buffer(WriteBatch batch) {
+        return accessor.buffer(batch);
+    }
+
+    /** Length of the batch as a WAL record body: header and encoded operations. */
+    public static int recordLength(WriteBatch batch) {
+        return accessor.recordLength(batch);
     }
 
     /** Sum of key and value lengths of all operations. */

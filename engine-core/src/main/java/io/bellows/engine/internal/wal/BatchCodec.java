@@ -21,8 +21,10 @@ import java.util.List;
  *  +----------------+-----------+------------------------------------------+
  * </pre>
  *
- * Op {@code i} has sequence {@code firstSequence + i}. The ops are the batches' own encoded form
- * ({@link BatchAccess#encodeTo}) concatenated, so encoding copies bytes and parses nothing.
+ * Op {@code i} has sequence {@code firstSequence + i}. A {@link WriteBatch} is kept in this form (header,
+ * then ops: {@link BatchAccess#record}), so a batch logged alone is its own record; a group's record is
+ * the batches' ops ({@link BatchAccess#encodeTo}) concatenated after one header, so encoding copies
+ * bytes and parses nothing. {@link #forEachOp} reads ops in place for the MemStore insert.
  */
 public final class BatchCodec {
     /** Length of the fixed part before the ops. */
@@ -37,16 +39,97 @@ public final class BatchCodec {
         void op(long sequence, int kind, byte[] key, byte[] value);
     }
 
+    /** Receives the operations of a record in place, as slices of the record's buffer. */
+    public interface SliceVisitor {
+        /**
+         * One operation: its key is {@code buf[keyOff, keyOff + keyLen)}, a put's value
+         * {@code buf[valueOff, valueOff + valueLen)} (both 0 for a delete). The slices are only valid during
+         * the call.
+         */
+        void op(long sequence, int kind, byte[] buf, int keyOff, int keyLen, int valueOff, int valueLen);
+    }
+
     private BatchCodec() {}
 
-    /** Encodes {@code batches} as one record whose first op has sequence {@code firstSequence}. */
-    public static byte[] encode(long firstSequence, List<WriteBatch> batches) {
-        long length = HEADER_LENGTH;
-        long count = 0;
-        for (WriteBatch batch : batches) {
-            length += BatchAccess.encodedLength(batch);
-            count += batch.count();
+    /**
+     * Feeds the ops encoded in {@code buf[off, end)} to {@code visitor} in place, with consecutive
+     * sequences from {@code firstSequence}; returns the sequence after the last op. REQUIRES: the ops
+     * are well formed (a batch's own buffer, or a record {@link #validate} accepted): nothing is checked
+     * and nothing allocated.
+     */
+    public static long forEachOp(byte[] buf, int off, int end, long firstSequence, SliceVisitor visitor) {
+        long sequence = firstSequence;
+        int p = off;
+        while (p < end) {
+            int kind = buf[p++];
+            long keyLength = varInt(buf, p);
+            p = (int) (keyLength >>> 32);
+            int keyOff = p;
+            int keyLen = (int) keyLength;
+            p += keyLen;
+            int valueOff = 0;
+            int valueLen = 0;
+            if (kind == InternalKeys.KIND_PUT) {
+                long valueLength = varInt(buf, p);
+                valueOff = (int) (valueLength >>> 32);
+                valueLen = (int) valueLength;
+                p = valueOff + valueLen;
+            }
+            visitor.op(sequence++, kind, buf, keyOff, keyLen, valueOff, valueLen);
         }
+        return sequence;
+    }
+
+    /** A varint32 at {@code p}: the position after it in the high 32 bits, its value in the low 32. */
+    private static long varInt(byte[] buf, int p) {
+        int b = buf[p++];
+        if (b >= 0) {
+            return ((long) p << 32) | b;
+        }
+        int v = b & 0x7f;
+        for (int shift = 7; ; shift += 7) {
+            b = buf[p++];
+            v |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                return ((long) p << 32) | (v & 0xffffffffL);
+            }
+        }
+    }
+
+    /** Length of the record {@link #encodeTo} makes of {@code batches}: the header and their encoded ops. */
+    public static long recordLength(List<WriteBatch> batches) {
+        long length = HEADER_LENGTH;
+        for (int i = 0; i < batches.size(); i++) {
+            length += BatchAccess.encodedLength(batches.get(i));
+        }
+        return length;
+    }
+
+    /**
+     * Encodes {@code batches} as one record whose first op has sequence {@code firstSequence} into
+     * {@code dst[0, recordLength(batches))} (a write leader reuses one buffer for every group).
+     */
+    public static void encodeTo(byte[] dst, long firstSequence, List<WriteBatch> batches) {
+        long length = recordLength(batches);
+        long count = 0;
+        for (int i = 0; i < batches.size(); i++) {
+            count += batches.get(i).count();
+        }
+        checkLimits(firstSequence, length, count);
+        if (dst.length < length) {
+            throw new IllegalArgumentException("a record of " + length + " bytes does not fit in " + dst.length);
+        }
+        Coding.putLong(dst, 0, firstSequence);
+        Coding.putInt(dst, 8, (int) count);
+        int off = HEADER_LENGTH;
+        for (int i = 0; i < batches.size(); i++) {
+            WriteBatch batch = batches.get(i);
+            BatchAccess.encodeTo(batch, dst, off);
+            off += BatchAccess.encodedLength(batch);
+        }
+    }
+
+    private static void checkLimits(long firstSequence, long length, long count) {
         if (length > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("write batches of " + length
                     + " encoded bytes exceed the WAL record limit of 2 GiB");
@@ -55,14 +138,15 @@ public final class BatchCodec {
             throw new IllegalArgumentException("sequences " + firstSequence + " to " + (firstSequence + count - 1)
                     + " exceed the limit of " + InternalKeys.MAX_SEQUENCE);
         }
+    }
+
+    /** Encodes {@code batches} as one record whose first op has sequence {@code firstSequence}. */
+    public static byte[] encode(long firstSequence, List<WriteBatch> batches) {
+        long length = recordLength(batches);
+        // Checked before the array is made: encodeTo checks again, with the sequences.
+        checkLimits(firstSequence, length, 0);
         byte[] record = new byte[(int) length];
-        Coding.putLong(record, 0, firstSequence);
-        Coding.putInt(record, 8, (int) count);
-        int off = HEADER_LENGTH;
-        for (WriteBatch batch : batches) {
-            BatchAccess.encodeTo(batch, record, off);
-            off += BatchAccess.encodedLength(batch);
-        }
+        encodeTo(record, firstSequence, batches);
         return record;
     }
 

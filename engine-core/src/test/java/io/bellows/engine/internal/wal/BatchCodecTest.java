@@ -40,6 +40,10 @@ class BatchCodecTest {
         assertEquals(5, BatchCodec.firstSequence(record));
         List<Op> ops = decode(record);
         assertEquals("[5:1:k=v1, 6:0:a=null]", ops.toString());
+        // The batch is that record already: logged alone, its own buffer is appended as it is.
+        byte[] own = BatchAccess.record(batch, 5);
+        assertArrayEquals(expected, Arrays.copyOf(own, BatchAccess.recordLength(batch)));
+        assertEquals("[5:1:k=v1, 6:0:a=null]", inPlace(own, BatchAccess.recordLength(batch), 5).toString());
     }
 
     @Test
@@ -87,6 +91,15 @@ class BatchCodecTest {
                 batches.add(batch);
             }
             byte[] record = BatchCodec.encode(first, batches);
+            assertSameOps(decode(record), inPlace(record, record.length, first));
+            byte[] reused = new byte[record.length + rnd.nextInt(100)];
+            rnd.nextBytes(reused);
+            BatchCodec.encodeTo(reused, first, batches);
+            assertArrayEquals(record, Arrays.copyOf(reused, record.length));
+            if (batches.size() == 1) {
+                WriteBatch alone = batches.get(0);
+                assertArrayEquals(record, Arrays.copyOf(BatchAccess.record(alone, first), BatchAccess.recordLength(alone)));
+            }
             assertEquals(first, BatchCodec.firstSequence(record));
             assertEquals(expected.size(), BatchCodec.count(record));
             List<Op> got = decode(record);
@@ -197,6 +210,27 @@ class BatchCodecTest {
         byte[] b = record.clone();
         Coding.putInt(b, 8, count);
         return b;
+    }
+
+    /** The ops of {@code record[0, length)} as {@link BatchCodec#forEachOp} reads them in place, copied out. */
+    private static List<Op> inPlace(byte[] record, int length, long first) {
+        List<Op> ops = new ArrayList<>();
+        long end = BatchCodec.forEachOp(record, BatchCodec.HEADER_LENGTH, length, first,
+                (s, k, buf, keyOff, keyLen, valueOff, valueLen) -> ops.add(new Op(s, k,
+                        Arrays.copyOfRange(buf, keyOff, keyOff + keyLen),
+                        k == InternalKeys.KIND_PUT ? Arrays.copyOfRange(buf, valueOff, valueOff + valueLen) : null)));
+        assertEquals(first + ops.size(), end);
+        return ops;
+    }
+
+    private static void assertSameOps(List<Op> expected, List<Op> got) {
+        assertEquals(expected.size(), got.size());
+        for (int i = 0; i < got.size(); i++) {
+            assertEquals(expected.get(i).sequence(), got.get(i).sequence());
+            assertEquals(expected.get(i).kind(), got.get(i).kind());
+            assertArrayEquals(expected.get(i).key(), got.get(i).key());
+            assertArrayEquals(expected.get(i).value(), got.get(i).value());
+        }
     }
 
     private static List<Op> decode(byte[] record) {

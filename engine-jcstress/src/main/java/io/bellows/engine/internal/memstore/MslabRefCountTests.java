@@ -25,7 +25,8 @@ public final class MslabRefCountTests {
 
     static Mslab mslabWithOneChunk(ChunkPool pool) {
         Mslab m = new Mslab(pool);
-        m.copy(MemStoreRig.KEY, 1, InternalKeys.KIND_PUT, MemStoreRig.value(1));
+        byte[] value = MemStoreRig.value(1);
+        m.copy(MemStoreRig.KEY, 0, MemStoreRig.KEY.length, value, 0, value.length, 1, InternalKeys.KIND_PUT);
         return m;
     }
 
