@@ -9,20 +9,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.SessionWindow;
-import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
@@ -40,28 +32,14 @@ import org.slf4j.LoggerFactory;
  * are contiguous and ordered by end time. Reads skip sessions that ended at or before the observed stream
  * time minus the retention period; whole segments past it are deleted. Writes go without a WAL.
  */
-class BellowsSessionStore implements SessionStore<Bytes, byte[]> {
+class BellowsSessionStore extends SegmentedStore implements SessionStore<Bytes, byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(BellowsSessionStore.class);
     private static final WriteOptions NO_WAL = WriteOptions.noWal();
     private static final int SUFFIX = TimeKeys.SESSION_SUFFIX;
 
-    private final String name;
-    private final long retention;
-    private final long segmentInterval;
-    private final EngineOptions options;
-    private final Set<SegmentIterator<?>> openIterators = ConcurrentHashMap.newKeySet();
-    private final Position position = Position.emptyPosition();
-    private StateStoreContext context;
-    private volatile Segments segments;
-    private volatile boolean open;
-    private Sensor expiredRecords;
-    private volatile long observedStreamTime = -1;
 
     BellowsSessionStore(String name, long retention, long segmentInterval, EngineOptions options) {
-        this.name = name;
-        this.retention = retention;
-        this.segmentInterval = segmentInterval;
-        this.options = options;
+        super(name, retention, segmentInterval, options);
     }
 
     /** A session store of Kafka's values with headers. */
@@ -71,27 +49,11 @@ class BellowsSessionStore implements SessionStore<Bytes, byte[]> {
         }
     }
 
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        this.context = context;
-        Segments s = new Segments(name, StoreEngines.storeDir(context, name), retention, segmentInterval, options,
-                context.appConfigs());
-        s.openExisting();
-        segments = s;
-        open = true;
-        expiredRecords = DroppedRecords.sensor(context, name);
-        context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
-    }
-
     /**
      * Writes changelog records, keyed as Kafka's session changelog is (key, 8-byte end, 8-byte start), one
      * WriteBatch per segment, without the WAL; expired records are skipped.
      */
+    @Override
     void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
         Segments s = segments();
         Map<Long, WriteBatch> batches = new TreeMap<>();
@@ -227,43 +189,6 @@ class BellowsSessionStore implements SessionStore<Bytes, byte[]> {
         return Math.max(earliestEnd, observedStreamTime - retention + 1);
     }
 
-    @Override
-    public void flush() {
-        Segments s = segments;
-        if (s != null) {
-            s.flush();
-        }
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
-    public synchronized void close() {
-        Segments s = segments;
-        if (s == null) {
-            return;
-        }
-        open = false;
-        for (SegmentIterator<?> it : openIterators) {
-            it.closeCursor();
-        }
-        openIterators.clear();
-        s.close();
-    }
-
-    @Override
-    public Position getPosition() {
-        return position;
-    }
-
     /** Answers a key's sessions, as Kafka's session stores do. */
     @Override
     public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
@@ -273,24 +198,5 @@ class BellowsSessionStore implements SessionStore<Bytes, byte[]> {
             }
             return null;
         });
-    }
-
-    /**
-     * The segments to read: after {@link #close()} none are open, so reads find nothing, as with Kafka's
-     * segmented stores; writes must check {@link #writable()} instead.
-     */
-    private Segments segments() {
-        Segments s = segments;
-        if (s == null) {
-            throw new InvalidStateStoreException("Store " + name + " has not been initialized.");
-        }
-        return s;
-    }
-
-    private Segments writable() {
-        if (!open) {
-            throw new InvalidStateStoreException("Store " + name + " is currently closed.");
-        }
-        return segments;
     }
 }

@@ -9,19 +9,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.TimeWindow;
-import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
@@ -42,40 +34,26 @@ import org.slf4j.LoggerFactory;
  * before the observed stream time minus the retention period, and whole segments past it are deleted.
  * Writes go without a WAL (the changelog is the log); {@link #flush()} makes them durable.
  */
-class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
+class BellowsWindowStore extends SegmentedStore implements WindowStore<Bytes, byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(BellowsWindowStore.class);
     private static final WriteOptions NO_WAL = WriteOptions.noWal();
     private static final int SUFFIX = TimeKeys.WINDOW_SUFFIX;
 
-    private final String name;
-    private final long retention;
-    private final long segmentInterval;
     private final long windowSize;
     private final boolean retainDuplicates;
-    private final EngineOptions options;
     /**
      * 1, or 0 for the store of an emit-on-window-close aggregation: Kafka's time-ordered window store,
      * which the DSL gives such aggregations, still serves windows starting exactly at stream time minus
      * the retention period, and the aggregation emits the window that closed last from there.
      */
     private final long expiryOffset;
-    private final Set<SegmentIterator<?>> openIterators = ConcurrentHashMap.newKeySet();
-    private final Position position = Position.emptyPosition();
-    private StateStoreContext context;
-    private volatile Segments segments;
-    private volatile boolean open;
-    private Sensor expiredRecords;
-    private volatile long observedStreamTime = -1;
     private int seqnum;
 
     BellowsWindowStore(String name, long retention, long segmentInterval, long windowSize, boolean retainDuplicates,
             EngineOptions options, boolean emitOnWindowClose) {
-        this.name = name;
-        this.retention = retention;
-        this.segmentInterval = segmentInterval;
+        super(name, retention, segmentInterval, options);
         this.windowSize = windowSize;
         this.retainDuplicates = retainDuplicates;
-        this.options = options;
         this.expiryOffset = emitOnWindowClose ? 0 : 1;
     }
 
@@ -95,27 +73,11 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
         }
     }
 
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        this.context = context;
-        Segments s = new Segments(name, StoreEngines.storeDir(context, name), retention, segmentInterval, options,
-                context.appConfigs());
-        s.openExisting();
-        segments = s;
-        open = true;
-        expiredRecords = DroppedRecords.sensor(context, name);
-        context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
-    }
-
     /**
      * Writes changelog records, keyed as Kafka's window changelog is (key, 8-byte window start, 4-byte
      * sequence number), one WriteBatch per segment, without the WAL; expired records are skipped.
      */
+    @Override
     void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
         Segments s = segments();
         Map<Long, WriteBatch> batches = new TreeMap<>();
@@ -259,43 +221,6 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
         return it;
     }
 
-    @Override
-    public void flush() {
-        Segments s = segments;
-        if (s != null) {
-            s.flush();
-        }
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
-    public synchronized void close() {
-        Segments s = segments;
-        if (s == null) {
-            return;
-        }
-        open = false;
-        for (SegmentIterator<?> it : openIterators) {
-            it.closeCursor();
-        }
-        openIterators.clear();
-        s.close();
-    }
-
-    @Override
-    public Position getPosition() {
-        return position;
-    }
-
     /** Answers a key's windows in a start-time range, and every key's windows in one, as Kafka's window stores do. */
     @Override
     public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
@@ -310,25 +235,6 @@ class BellowsWindowStore implements WindowStore<Bytes, byte[]> {
             }
             return null;
         });
-    }
-
-    /**
-     * The segments to read: after {@link #close()} none are open, so reads find nothing, as with Kafka's
-     * segmented stores; writes must check {@link #writable()} instead.
-     */
-    private Segments segments() {
-        Segments s = segments;
-        if (s == null) {
-            throw new InvalidStateStoreException("Store " + name + " has not been initialized.");
-        }
-        return s;
-    }
-
-    private Segments writable() {
-        if (!open) {
-            throw new InvalidStateStoreException("Store " + name + " is currently closed.");
-        }
-        return segments;
     }
 
     /** Kafka's single-key window iterator: window start times and values. */
