@@ -91,6 +91,11 @@ public final class EngineOptions {
         return values.blockCacheSize;
     }
 
+    /** The block cache shared with other engines, or null: the engine then has its own of {@link #blockCacheSize()}. */
+    public SharedCache sharedCache() {
+        return values.sharedCache;
+    }
+
     /** Size at which compaction cuts its output tables. */
     public long targetFileSize() {
         return values.targetFileSize;
@@ -230,32 +235,7 @@ public final class EngineOptions {
 
     @Override
     public String toString() {
-        Builder v = values;
-        return "EngineOptions{compaction=" + compaction() + ", inMemoryCompaction=" + v.inMemoryCompaction
-                + ", memstoreSize=" + v.memstoreSize + ", maxValueLength=" + v.maxValueLength
-                + ", blockSize=" + v.blockSize + ", bloomBitsPerKey=" + v.bloomBitsPerKey + ", compression="
-                + v.compression + "/" + v.bottommostCompression
-                + ", blockCacheSize=" + v.blockCacheSize + ", targetFileSize=" + v.targetFileSize
-                + ", maxBytesForLevelBase=" + v.maxBytesForLevelBase + ", levelSizeMultiplier="
-                + v.levelSizeMultiplier + ", numLevels=" + v.numLevels + ", l0=" + v.l0CompactionTrigger + "/"
-                + v.l0SlowdownTrigger + "/" + v.l0StopTrigger + ", pendingCompactionBytes="
-                + softPendingCompactionBytesLimit() + "/" + hardPendingCompactionBytesLimit() + ", walSyncInterval="
-                + v.walSyncInterval + ", walRecoveryMode=" + v.walRecoveryMode + ", directIo=" + v.directIo
-                + ", backgroundThreads=" + v.backgroundThreads
-                + (v.compactionOptions instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
-                        + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.guardMinBytes() + "/"
-                        + f.seekCompactionThreshold() + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")
-                + (v.compactionOptions instanceof PtierOptions p ? ", " + p : "")
-                + ", activeSegmentFraction=" + v.activeSegmentFraction + ", pipelineSegments=" + v.pipelineSegments
-                + ", adaptiveThreshold=" + v.adaptiveThreshold + ", mslab=" + v.mslab + ", mslabChunkSize="
-                + v.mslabChunkSize + ", memoryLayout=" + v.memoryLayout
-                + (v.offHeapLimit > 0 ? ", offHeapLimit=" + v.offHeapLimit : "")
-                + (v.traceFile != null ? ", trace=" + v.traceFile + "/" + v.traceOptions : "")
-                + (v.compactionOptions instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
-                        + t.pileTrigger() + "/" + t.pileSlowdown() + "/" + t.pileStop() + ", buckets="
-                        + t.tableBuckets() + ", bloomBits=" + t.bloomBitsPerKey() + ", filterCache="
-                        + t.filterCacheSize() + ", gcRatio=" + t.gcGarbageRatio() + "}" : "")
-                + (v.compactionOptions instanceof TriadOptions t ? ", " + t : "") + "}";
+        return OptionsText.of(this, values.compression, values.bottommostCompression);
     }
 
     /** Builder of {@link EngineOptions}; each setter validates its argument. */
@@ -273,6 +253,7 @@ public final class EngineOptions {
         private Compression bottommostCompression = Compression.ZSTD;
         private List<EventListener> listeners = List.of();
         private long blockCacheSize = 64L << 20;
+        private SharedCache sharedCache;
         private long targetFileSize = 64L << 20;
         private long maxBytesForLevelBase = 256L << 20;
         private int levelSizeMultiplier = 10;
@@ -374,6 +355,12 @@ public final class EngineOptions {
         /** Capacity of the engine's block cache; 0 (none) to 1 TiB, default 64 MiB. */
         public Builder blockCacheSize(long bytes) {
             blockCacheSize = OptionChecks.range("blockCacheSize", bytes, 0, 1L << 40);
+            return this;
+        }
+
+        /** A block cache shared with other engines, used instead of one of {@link #blockCacheSize}; null for none. */
+        public Builder sharedCache(SharedCache cache) {
+            sharedCache = cache;
             return this;
         }
 

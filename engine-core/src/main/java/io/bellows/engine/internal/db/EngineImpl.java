@@ -20,6 +20,7 @@ import io.bellows.engine.internal.memstore.MemStoreCounters;
 import io.bellows.engine.internal.memstore.MemStores;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.BlockCache;
+import io.bellows.engine.internal.table.SharedCaches;
 import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.trace.TraceWriter;
 import io.bellows.engine.internal.version.FileNames;
@@ -101,7 +102,8 @@ public final class EngineImpl implements Engine {
         if (scheme.countsUpdates()) {
             memstore.countUpdates();
         }
-        TableFormats formats = new TableFormats(new BlockCache(options.blockCacheSize()), counters, fs);
+        TableFormats formats = new TableFormats(options.sharedCache() != null
+                ? SharedCaches.partition(options.sharedCache()) : new BlockCache(options.blockCacheSize()), counters, fs);
         scheme.registerTableFormats(formats, counters);
         TableCache tables = new TableCache(dir, fs, formats);
         this.ctx = new EngineContext(dir, options, fs, counters, memstoreCounters, scheme, versions, memstore, tables,

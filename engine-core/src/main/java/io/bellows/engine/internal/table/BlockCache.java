@@ -6,11 +6,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The engine-owned cache of verified table blocks, bounded in bytes. It exists because direct I/O
- * bypasses the OS page cache; one instance may be shared by every table of an engine (or of several
- * engines: file numbers are then only unique per engine, so give each engine its own cache).
+ * bypasses the OS page cache; one instance is shared by every table of an engine, and several engines
+ * share one memory bound through {@link #partition()}s of one cache (a {@code SharedCache}).
  *
- * <p>Blocks are keyed by (file number, block offset). File numbers are never reused, so the blocks of
- * a deleted table simply age out. Built on Caffeine's {@link Cache} with a weigher (W-TinyLFU eviction):
+ * <p>Blocks are keyed by (owner, file number, block offset): the owner tells engines apart, whose file
+ * numbers are only unique per engine. File numbers are never reused, so the blocks of a deleted table,
+ * and of a closed engine, simply age out. Built on Caffeine's {@link Cache} with a weigher (W-TinyLFU eviction):
  * its reads record their access in lossy ring buffers instead of allocating a queue node, so a get that
  * hits the cache allocates nothing here (Guava's cache allocated one node per read). Maintenance (and
  * eviction) runs on the calling thread, so the bound holds when a put returns.
@@ -23,7 +24,10 @@ public final class BlockCache {
     private static final int PAGE_OVERHEAD = 96;
     /** Null when caching is disabled. Values are SSTable {@link Block}s or raw pages of other table formats. */
     private final Cache<Key, Object> cache;
-    private final AtomicLong usedBytes = new AtomicLong();
+    private final AtomicLong usedBytes;
+    /** This view's part of every key; each partition has its own. */
+    private final long owner;
+    private static final AtomicLong OWNERS = new AtomicLong();
 
     /** @param capacityBytes bound on the bytes of cached blocks; 0 disables caching */
     public BlockCache(long capacityBytes) {
@@ -31,13 +35,31 @@ public final class BlockCache {
             throw new IllegalArgumentException("block cache capacity must not be negative, got " + capacityBytes);
         }
         this.capacityBytes = capacityBytes;
+        AtomicLong used = new AtomicLong();
+        this.usedBytes = used;
+        this.owner = OWNERS.incrementAndGet();
         this.cache = capacityBytes == 0 ? null
                 : Caffeine.newBuilder()
                         .maximumWeight(capacityBytes)
                         .executor(Runnable::run)
                         .<Key, Object>weigher((k, v) -> weight(v))
-                        .<Key, Object>removalListener((k, v, cause) -> usedBytes.addAndGet(-weight(v)))
+                        .<Key, Object>removalListener((k, v, cause) -> used.addAndGet(-weight(v)))
                         .build();
+    }
+
+    private BlockCache(BlockCache shared) {
+        this.capacityBytes = shared.capacityBytes;
+        this.usedBytes = shared.usedBytes;
+        this.cache = shared.cache;
+        this.owner = OWNERS.incrementAndGet();
+    }
+
+    /**
+     * A view of this cache for another engine: the same memory and bound, shared with every other
+     * partition (usedBytes counts them all), and keys of its own.
+     */
+    public BlockCache partition() {
+        return new BlockCache(this);
     }
 
     public long capacityBytes() {
@@ -60,6 +82,7 @@ public final class BlockCache {
         // A per-thread probe key: a lookup only hashes and compares its key (the cache never stores it),
         // so a get of a cached block allocates nothing.
         Key probe = PROBE.get();
+        probe.owner = owner;
         probe.fileNumber = fileNumber;
         probe.blockOffset = blockOffset;
         return (Block) cache.getIfPresent(probe);
@@ -74,7 +97,7 @@ public final class BlockCache {
      * {@link #putPage}; null if absent. The caller must not modify it.
      */
     public byte[] getPage(long fileNumber, long offset) {
-        return cache == null ? null : (byte[]) cache.getIfPresent(new Key(fileNumber, offset));
+        return cache == null ? null : (byte[]) cache.getIfPresent(new Key(owner, fileNumber, offset));
     }
 
     /** Caches a verified page of another table format; the caller must not modify it afterwards. */
@@ -88,29 +111,31 @@ public final class BlockCache {
         }
         // Count before inserting: the removal listener may run (evicting this very entry) inside put.
         usedBytes.addAndGet(weight(value));
-        cache.put(new Key(fileNumber, offset), value);
+        cache.put(new Key(owner, fileNumber, offset), value);
     }
 
-    private static final ThreadLocal<Key> PROBE = ThreadLocal.withInitial(() -> new Key(0, 0));
+    private static final ThreadLocal<Key> PROBE = ThreadLocal.withInitial(() -> new Key(0, 0, 0));
 
-    /** (file number, offset). Mutable only in a thread's probe key; the keys stored in the cache never change. */
+    /** (owner, file number, offset). Mutable only in a thread's probe key; keys stored in the cache never change. */
     private static final class Key {
+        private long owner;
         private long fileNumber;
         private long blockOffset;
 
-        Key(long fileNumber, long blockOffset) {
+        Key(long owner, long fileNumber, long blockOffset) {
+            this.owner = owner;
             this.fileNumber = fileNumber;
             this.blockOffset = blockOffset;
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && k.fileNumber == fileNumber && k.blockOffset == blockOffset;
+            return o instanceof Key k && k.fileNumber == fileNumber && k.blockOffset == blockOffset && k.owner == owner;
         }
 
         @Override
         public int hashCode() {
-            return Long.hashCode(fileNumber) * 31 + Long.hashCode(blockOffset);
+            return (Long.hashCode(owner) * 31 + Long.hashCode(fileNumber)) * 31 + Long.hashCode(blockOffset);
         }
     }
 }
