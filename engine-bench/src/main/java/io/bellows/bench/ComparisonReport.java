@@ -65,8 +65,9 @@ final class ComparisonReport {
         out.println("w-amp: (flush + compaction bytes written) / flush bytes written, RocksDB's definition, each"
                 + " engine's own counters, cumulative since the store was created;");
         out.println("wa-user: (flush + compaction bytes written) / key and value bytes written by the benchmark.");
-        out.println("s-amp: table bytes / bytes of the last non-empty level. gc ms, cpu s: of that engine's JVM"
-                + " during the workload. -: undefined (nothing on disk) or not run.");
+        out.println("s-amp: table bytes / key and value bytes the tables hold (every version counts: a lower bound;"
+                + " the engine lines add RocksDB's last-level figure). gc ms, cpu s: of that engine's JVM during"
+                + " the workload. -: undefined (nothing on disk) or not run.");
         for (String note : notes) {
             out.println(note);
         }
