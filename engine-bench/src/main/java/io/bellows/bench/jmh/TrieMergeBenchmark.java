@@ -10,6 +10,7 @@ import io.bellows.engine.internal.table.htable.FilterPageCache;
 import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HTableWriter;
 import io.bellows.engine.internal.table.htable.HashOrderCursor;
+import io.bellows.engine.internal.table.htable.HashOrderMerge;
 import io.bellows.engine.internal.table.htable.KeyHash;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,7 +38,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * device is out of the figure) merged into one stream of entries with their hashes, as the sink needs
  * them. {@code sortedMerge} is the old path (each table read into entries and sorted in full by key, a
  * merging iterator over them, both hashes computed again per entry); {@code hashMerge} the new one
- * (HashOrderCursors in hash order, a k-way heap merge, hashes carried over).
+ * (the compaction's own HashOrderMerge of HashOrderCursors, hashes carried over).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -99,50 +100,17 @@ public class TrieMergeBenchmark {
 
     @Benchmark
     public void hashMerge(Blackhole bh) throws IOException {
-        HashOrderCursor[] heap = new HashOrderCursor[readers.size()];
-        int n = 0;
+        List<HashOrderCursor> cursors = new ArrayList<>(readers.size());
         for (HTableReader r : readers) {
-            HashOrderCursor c = r.hashOrderCursor();
-            if (c.next()) {
-                heap[n++] = c;
-            }
+            cursors.add(r.hashOrderCursor());
         }
-        for (int i = n / 2 - 1; i >= 0; i--) {
-            siftDown(heap, n, i);
-        }
-        while (n > 0) {
-            HashOrderCursor top = heap[0];
+        HashOrderMerge merge = new HashOrderMerge(cursors);
+        for (HashOrderCursor top = merge.top(); top != null; merge.advance(), top = merge.top()) {
             bh.consume(top.key());
             bh.consume(top.hi());
             bh.consume(top.lo());
             bh.consume(top.value());
-            if (!top.next()) {
-                heap[0] = heap[--n];
-            }
-            siftDown(heap, n, 0);
         }
-    }
-
-    private static void siftDown(HashOrderCursor[] heap, int n, int i) {
-        if (n == 0) {
-            return;
-        }
-        HashOrderCursor x = heap[i];
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= n) {
-                break;
-            }
-            if (child + 1 < n && HashOrderCursor.compare(heap[child + 1], heap[child]) < 0) {
-                child++;
-            }
-            if (HashOrderCursor.compare(heap[child], x) >= 0) {
-                break;
-            }
-            heap[i] = heap[child];
-            i = child;
-        }
-        heap[i] = x;
     }
 
     /** An HTable file in memory. */
