@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (keys and values) plus an allowance of {@value #ALLOWANCE_TABLES} minimal tables, and the table
  * count within live data over a quarter of a full table plus that allowance. At any other point the
  * same bound holds against the user bytes written since the last compactRange (garbage waits for
- * compaction, as in every LSM).
+ * compaction, as in every LSM) once background compaction has caught up.
  */
 class TrieSpaceTest {
     private static final Path DIR = Path.of("/db");
@@ -98,12 +98,15 @@ class TrieSpaceTest {
                     writtenSinceCompaction = live;
                 }
                 if (step % 100 == 0) {
+                    // The bound holds once background compaction has merged the root pile's small flushed
+                    // tables: a loaded machine may lag it by dozens of them (22 tables of ~66 KB each for
+                    // 192 KB of data once, on CI), and that lag is time, not space the store keeps. Each
+                    // table still rounds its buckets up to a power of two on top of its fixed pages, so each
+                    // is allowed twice the minimal table.
+                    awaitSettled(db, where);
                     EngineStats.Levels levels = db.stats().levels();
                     long bytes = levels.liveTableBytes();
                     peakBytes = Math.max(peakBytes, bytes);
-                    // Between compactRange calls the root pile may hold up to pileStop small flushed tables
-                    // that compaction has not merged yet (a loaded machine lags); each rounds its buckets up to
-                    // a power of two on top of its fixed pages, so each is allowed twice the minimal table.
                     assertTrue(bytes <= FACTOR * writtenSinceCompaction + ALLOWANCE_TABLES * 2 * MIN_TABLE_BYTES,
                             where + ": " + bytes + " table bytes after " + writtenSinceCompaction
                                     + " user bytes written since the last compactRange; " + levels);
@@ -143,6 +146,19 @@ class TrieSpaceTest {
             assertEquals(1, levels.perLevel().stream().mapToLong(EngineStats.Level::tables).sum(), levels.toString());
             assertTrue(levels.liveTableBytes() <= FACTOR * user, levels.toString());
             assertEquals(levels.liveTableBytes(), levels.perLevel().get(0).bytes(), "the data stays in the root");
+        }
+    }
+
+    private static void awaitSettled(EngineImpl db, String where) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!EngineProbe.settled(db)) {
+            assertTrue(System.nanoTime() - deadline < 0, where + ": background work did not settle in 60 s");
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(where, e);
+            }
         }
     }
 
