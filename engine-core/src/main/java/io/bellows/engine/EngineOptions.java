@@ -96,6 +96,11 @@ public final class EngineOptions {
         return values.sharedCache;
     }
 
+    /** The MemStore budget shared with other engines, or null: the engine flushes at its own memstoreSize only. */
+    public WriteBufferManager writeBufferManager() {
+        return values.writeBufferManager;
+    }
+
     /** Size at which compaction cuts its output tables. */
     public long targetFileSize() {
         return values.targetFileSize;
@@ -254,6 +259,7 @@ public final class EngineOptions {
         private List<EventListener> listeners = List.of();
         private long blockCacheSize = 64L << 20;
         private SharedCache sharedCache;
+        private WriteBufferManager writeBufferManager;
         private long targetFileSize = 64L << 20;
         private long maxBytesForLevelBase = 256L << 20;
         private int levelSizeMultiplier = 10;
@@ -361,6 +367,12 @@ public final class EngineOptions {
         /** A block cache shared with other engines, used instead of one of {@link #blockCacheSize}; null for none. */
         public Builder sharedCache(SharedCache cache) {
             sharedCache = cache;
+            return this;
+        }
+
+        /** A MemStore memory budget shared with other engines (flushes the largest when passed); null for none. */
+        public Builder writeBufferManager(WriteBufferManager manager) {
+            writeBufferManager = manager;
             return this;
         }
 

@@ -14,6 +14,7 @@ final class OptionsText {
                 + compression + "/" + bottommost
                 + ", blockCacheSize=" + o.blockCacheSize()
                 + (o.sharedCache() != null ? ", sharedCache=" + o.sharedCache() : "")
+                + (o.writeBufferManager() != null ? ", writeBufferManager=" + o.writeBufferManager() : "")
                 + ", targetFileSize=" + o.targetFileSize()
                 + ", maxBytesForLevelBase=" + o.maxBytesForLevelBase() + ", levelSizeMultiplier="
                 + o.levelSizeMultiplier() + ", numLevels=" + o.numLevels() + ", l0=" + o.l0CompactionTrigger() + "/"

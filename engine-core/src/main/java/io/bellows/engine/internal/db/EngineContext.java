@@ -30,6 +30,8 @@ final class EngineContext {
     final TableCache tables;
     final SnapshotList snapshots;
     final Events events;
+    /** The MemStore's share of a WriteBufferManager's budget, if the options give one. */
+    final BudgetShare budget;
     /** Tables being written by flushes and compactions, not yet in a version: the sweep leaves them. */
     final Set<Long> pendingOutputs = ConcurrentHashMap.newKeySet();
     private final TableOutputs.Format tableFormat;
@@ -48,6 +50,7 @@ final class EngineContext {
         this.tables = tables;
         this.snapshots = snapshots;
         this.events = new Events(options.listeners());
+        this.budget = new BudgetShare(options.writeBufferManager(), memstore);
         this.tableFormat = new TableOutputs.Format(options.blockSize(), options.blockRestartInterval(),
                 options.bloomBitsPerKey());
     }

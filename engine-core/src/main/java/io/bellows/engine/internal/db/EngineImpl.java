@@ -156,6 +156,7 @@ public final class EngineImpl implements Engine {
         if (options.traceFile() != null) {
             startTrace(options.traceFile(), options.traceOptions());
         }
+        ctx.budget.join(writes::switchForBudget);
     }
 
     private void scheduleSweep() {
@@ -446,6 +447,7 @@ public final class EngineImpl implements Engine {
         // already queued finish, or give up if they would have to wait for background work; only then is
         // what they wrote without a WAL flushed, so no write that returned normally is left out.
         state.closeRequested = true;
+        ctx.budget.leave();
         boolean flushUnlogged;
         state.lock.lock();
         try {

@@ -153,6 +153,7 @@ final class FlushScheduler {
             pendingLogs = null;
             walRetention.snapshotFlushed();
             failures = 0;
+            ctx.budget.report();
             ctx.counters.flushes.increment();
             state.backgroundChanged.signalAll();
             compactions.maybeSchedule();

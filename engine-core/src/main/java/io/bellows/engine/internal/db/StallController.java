@@ -128,6 +128,18 @@ final class StallController {
         }
     }
 
+    /**
+     * REQUIRES: lock held, caller is the leader. A switch the shared MemStore budget asked for: only if
+     * the MemStore holds data and the last snapshot is flushed, and never waiting (the budget's thread
+     * serves every engine).
+     */
+    @GuardedBy("state.lock")
+    void switchForBudget() throws IOException {
+        if (!state.closeRequested && !memstore.hasSnapshot() && !memstore.isActiveEmpty()) {
+            flushes.switchMemStore();
+        }
+    }
+
     private void giveUpIfClosing(boolean atClose, String what) {
         if (state.closeRequested && !atClose) {
             throw new EngineClosedException("engine closed while the write waited for " + what);

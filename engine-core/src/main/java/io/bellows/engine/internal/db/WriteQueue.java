@@ -91,6 +91,8 @@ final class WriteQueue {
         Durability durability;
         /** The switch close makes to flush unlogged writes: the one writer taken once the engine is closed. */
         boolean atClose;
+        /** A switch asked for by the shared MemStore budget ({@link StallController#switchForBudget}). */
+        boolean forBudget;
         @GuardedBy("state.lock")
         Writer next;
         /** WAITING until the writer leads its group or its group's leader has written it. */
@@ -148,7 +150,16 @@ final class WriteQueue {
         run(null, Durability.SYNC, true);
     }
 
+    /** The switch a shared MemStore budget asks for: in queue order, skipped if a flush is still pending. */
+    void switchForBudget() {
+        run(null, Durability.SYNC, false, true);
+    }
+
     private void run(WriteBatch batch, Durability durability, boolean atClose) {
+        run(batch, durability, atClose, false);
+    }
+
+    private void run(WriteBatch batch, Durability durability, boolean atClose, boolean forBudget) {
         Writer w = threadWriter.get();
         if (w.inUse) {
             w = new Writer();
@@ -157,6 +168,7 @@ final class WriteQueue {
         w.batch = batch;
         w.durability = durability;
         w.atClose = atClose;
+        w.forBudget = forBudget;
         w.error = null;
         w.next = null;
         w.phase = WAITING;
@@ -249,12 +261,17 @@ final class WriteQueue {
         try {
             assert head == w;
             try {
-                stalls.makeRoom(w.batch == null, w.atClose, w.batch == null ? 0 : BatchAccess.encodedLength(w.batch),
-                        w.batch == null ? 0 : w.batch.count());
+                if (w.forBudget) {
+                    stalls.switchForBudget();
+                } else {
+                    stalls.makeRoom(w.batch == null, w.atClose, w.batch == null ? 0
+                            : BatchAccess.encodedLength(w.batch), w.batch == null ? 0 : w.batch.count());
+                }
                 if (w.batch != null) {
                     last = buildGroup(w);
                     writeGroup(w, last);
                 }
+                ctx.budget.report();
             } catch (Throwable t) {
                 error = t;
             } finally {

@@ -378,6 +378,16 @@ final class CompactingMemStore implements MemStore {
     }
 
     @Override
+    public long memoryBytes() {
+        return state.get().memory();
+    }
+
+    @Override
+    public long mutableMemoryBytes() {
+        return state.get().mutableMemory();
+    }
+
+    @Override
     public long minSequence() {
         return state.get().minSequence();
     }

@@ -103,6 +103,16 @@ final class DefaultMemStore implements MemStore {
     }
 
     @Override
+    public long memoryBytes() {
+        return state.get().memory();
+    }
+
+    @Override
+    public long mutableMemoryBytes() {
+        return state.get().mutableMemory();
+    }
+
+    @Override
     public long minSequence() {
         return state.get().minSequence();
     }

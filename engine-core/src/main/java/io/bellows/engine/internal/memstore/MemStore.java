@@ -95,6 +95,15 @@ public interface MemStore extends AutoCloseable {
     long heapSize();
 
     /**
+     * Memory held, heap estimate plus off-heap bytes, the snapshot being flushed included: what a shared
+     * MemStore budget ({@link MemStoreBudget}) counts.
+     */
+    long memoryBytes();
+
+    /** {@link #memoryBytes()} of the segments not yet snapshotted: what the next flush would free. */
+    long mutableMemoryBytes();
+
+    /**
      * Lowest sequence number still held only in memory (Long.MAX_VALUE if none), snapshot included. A
      * MemStore that drops versions a newer one shadows raises it before any disk flush: every version
      * below it is on disk or shadowed by a newer one held in memory, so WAL records below it are not

@@ -100,6 +100,24 @@ final class MemStoreState {
         return sum;
     }
 
+    /** Heap estimate plus off-heap bytes of every segment, the snapshot being flushed included. */
+    long memory() {
+        long sum = 0;
+        for (Segment s : view.segments()) {
+            sum += s.heapSize() + s.offHeapSize();
+        }
+        return sum;
+    }
+
+    /** {@link #memory()} without the snapshot: what a switch would hand to a flush. */
+    long mutableMemory() {
+        long sum = active.heapSize() + active.offHeapSize();
+        for (Segment s : pipeline.segments) {
+            sum += s.heapSize() + s.offHeapSize();
+        }
+        return sum;
+    }
+
     /** Lowest sequence any segment holds, or Long.MAX_VALUE when all are empty. */
     long minSequence() {
         long min = Long.MAX_VALUE;
