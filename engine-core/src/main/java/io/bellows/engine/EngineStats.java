@@ -208,6 +208,11 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
         public long entries() {
             return skiplist.entries + flat.entries + serialized.entries;
         }
+
+        /** Tombstones among {@link #entries()}. */
+        public long deletions() {
+            return skiplist.deletions + flat.deletions + serialized.deletions;
+        }
     }
 
     /**
@@ -216,8 +221,14 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param dataBytes key and value bytes they hold
      * @param heapBytes their estimated Java heap
      * @param entries cells they hold
+     * @param deletions tombstones among those cells
      */
-    public record Segments(long dataBytes, long heapBytes, long entries) {}
+    public record Segments(long dataBytes, long heapBytes, long entries, long deletions) {
+        /** Segments whose tombstones are not counted (another engine measured by the bench). */
+        public Segments(long dataBytes, long heapBytes, long entries) {
+            this(dataBytes, heapBytes, entries, 0);
+        }
+    }
 
     /**
      * Live tables per level, level 0 first.
@@ -286,6 +297,22 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
         }
 
         /**
+         * Keys the tables hold, estimated as RocksDB's {@code rocksdb.estimate-num-keys} is: entries minus
+         * twice the tombstones (each is taken to delete one older entry), summed over the levels that know
+         * their entries; tombstones a format does not record count as entries. Versions of a key in
+         * several tables count once each until compaction merges them.
+         */
+        public long estimatedKeys() {
+            long sum = 0;
+            for (Level l : perLevel) {
+                if (l.entries > 0) {
+                    sum += l.entries - 2 * Math.max(0, l.deletions);
+                }
+            }
+            return Math.max(0, sum);
+        }
+
+        /**
          * RocksDB's estimate: live table bytes / bytes of the last non-empty level; 0 when there are no tables.
          * It counts versions shadowed in the upper levels of a leveled store, and means little where the last
          * level does not hold nearly every key (LSM_TRIE's trie, a TRIAD store whose data is in CL-tables).
@@ -308,12 +335,31 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param bytes their total size
      * @param userDataBytes bytes of user keys and values they hold, every version ({@link Levels#userDataBytes});
      *     -1 when a table's format does not record it
+     * @param entries entries they hold, every version and tombstone; -1 when not known
+     * @param deletions tombstones among them; -1 when a table's format does not record them (HTables,
+     *     CL-tables)
      */
-    public record Level(int level, int tables, long bytes, long userDataBytes) {
+    public record Level(int level, int tables, long bytes, long userDataBytes, long entries, long deletions) {
+        /** A level whose entries are not known. */
+        public Level(int level, int tables, long bytes, long userDataBytes) {
+            this(level, tables, bytes, userDataBytes, -1, -1);
+        }
+
         /** A level whose user data is not known (another engine measured by the bench). */
         public Level(int level, int tables, long bytes) {
             this(level, tables, bytes, -1);
         }
+    }
+
+    /**
+     * Keys the engine holds, estimated without reading any data (RocksDB's {@code rocksdb.estimate-num-keys},
+     * what Kafka Streams' {@code approximateNumEntries} returns): entries minus twice the tombstones (each
+     * taken to delete one older entry), over the tables that know theirs ({@link Levels#estimatedKeys}) and
+     * the MemStore. Overwrites not yet compacted away make it high, tombstones of keys never written make
+     * it low; exact for a store written once and compacted.
+     */
+    public long estimatedKeys() {
+        return Math.max(0, levels.estimatedKeys() + memstore.entries() - 2 * memstore.deletions());
     }
 
     /**

@@ -38,7 +38,7 @@ final class OffHeapSkipListSegment implements MutableSegment {
         int vlen = kind == InternalKeys.KIND_PUT ? valueLen : 0;
         ByteBuf b = mslab.append(keyBuf, keyOff, keyLen, valueBuf, valueOff, vlen);
         cells.add(new OffHeapCell(b, mslab.lastChunkNo, mslab.lastOffset, keyLen, seq, kind));
-        counters.add(seq, keyLen + vlen);
+        counters.add(seq, keyLen + vlen, kind == InternalKeys.KIND_DELETE);
     }
 
     /** The cells in internal-key order; the segment must no longer be written. */
@@ -86,6 +86,11 @@ final class OffHeapSkipListSegment implements MutableSegment {
     @Override
     public long entries() {
         return counters.entries();
+    }
+
+    @Override
+    public long deletions() {
+        return counters.deletions();
     }
 
     @Override

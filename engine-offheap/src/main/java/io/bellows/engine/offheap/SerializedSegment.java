@@ -34,6 +34,7 @@ final class SerializedSegment implements ImmutableSegment {
     private final long minSeq;
     private final long maxSeq;
     private final long uniqueKeys;
+    private final long deletions;
 
     /**
      * @param data the chunks index entries point into, by number
@@ -54,6 +55,13 @@ final class SerializedSegment implements ImmutableSegment {
         this.minSeq = minSeq;
         this.maxSeq = maxSeq;
         this.uniqueKeys = uniqueKeys;
+        long tombstones = 0;
+        for (int i = 0; i < entries; i++) {
+            if ((index.trailer(i) & 0xff) == InternalKeys.KIND_DELETE) {
+                tombstones++;
+            }
+        }
+        this.deletions = tombstones;
     }
 
     ByteBuf[] dataChunks() {
@@ -181,6 +189,11 @@ final class SerializedSegment implements ImmutableSegment {
     @Override
     public long entries() {
         return entries;
+    }
+
+    @Override
+    public long deletions() {
+        return deletions;
     }
 
     @Override

@@ -39,8 +39,11 @@ final class StatsCollector {
      * opened through these for its figure and closed, so that stats() moves no read counter and fills no cache.
      */
     private final TableFormats quiet;
-    /** Each live table's user data bytes ({@link OpenTable#userDataBytes}), once read. */
-    private final Map<Long, Long> userBytes = new ConcurrentHashMap<>();
+    /** Each live table's recorded figures, once read. */
+    private final Map<Long, Recorded> recorded = new ConcurrentHashMap<>();
+
+    /** What a table recorded when it was written: {@link OpenTable#userDataBytes}, {@link OpenTable#deletions}. */
+    private record Recorded(long userDataBytes, long deletions) {}
 
     StatsCollector(EngineCounters counters, MemStoreCounters memstoreCounters, MemStore memstore, VersionSet versions,
             FileSystem fs, CompactionScheme scheme, TableCache tables, Path dir) {
@@ -57,30 +60,29 @@ final class StatsCollector {
         this.scheme = scheme;
     }
 
-    /**
-     * The user data bytes of {@code files} (each table's figure read once, from the table cache, and kept while
-     * the table lives); -1 if a table's format does not record it.
-     */
-    private long userDataBytes(List<FileMeta> files) throws IOException {
-        long sum = 0;
+    /** One level's figures: its tables' entries from the manifest, and what each table recorded (read once). */
+    private EngineStats.Level level(int level, Version v) throws IOException {
+        List<FileMeta> files = v.files(level);
+        long userData = 0;
+        long entries = 0;
+        long deletions = 0;
         for (FileMeta f : files) {
-            Long known = userBytes.get(f.number);
-            if (known == null) {
-                known = readUserDataBytes(f.number);
-                userBytes.put(f.number, known);
+            Recorded r = recorded.get(f.number);
+            if (r == null) {
+                r = read(f.number);
+                recorded.put(f.number, r);
             }
-            if (known < 0) {
-                return -1;
-            }
-            sum += known;
+            userData = userData < 0 || r.userDataBytes < 0 ? -1 : userData + r.userDataBytes;
+            deletions = deletions < 0 || r.deletions < 0 ? -1 : deletions + r.deletions;
+            entries += f.entries;
         }
-        return sum;
+        return new EngineStats.Level(level, files.size(), v.levelBytes(level), userData, entries, deletions);
     }
 
-    private long readUserDataBytes(long number) throws IOException {
+    private Recorded read(long number) throws IOException {
         OpenTable open = tables.ifOpen(number);
         if (open != null) {
-            return open.userDataBytes();
+            return new Recorded(open.userDataBytes(), open.deletions());
         }
         Path path = FileNames.table(dir, number);
         ReadableFile file = fs.openTable(path);
@@ -96,7 +98,7 @@ final class StatsCollector {
             throw e;
         }
         try (r) {
-            return r.userDataBytes();
+            return new Recorded(r.userDataBytes(), r.deletions());
         }
     }
 
@@ -108,7 +110,7 @@ final class StatsCollector {
                 live.add(f.number);
             }
         }
-        userBytes.keySet().retainAll(live);
+        recorded.keySet().retainAll(live);
     }
 
     EngineStats collect() throws IOException {
@@ -119,7 +121,7 @@ final class StatsCollector {
             int n = v.numLevels();
             List<EngineStats.Level> levels = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                levels.add(new EngineStats.Level(i, v.files(i).size(), v.levelBytes(i), userDataBytes(v.files(i))));
+                levels.add(level(i, v));
             }
             return new EngineStats(
                     new EngineStats.Io(counters.userBytes.sum(), counters.walBytes.sum(),
@@ -132,10 +134,12 @@ final class StatsCollector {
                             counters.backgroundErrors.sum(), counters.stalls.sum(), counters.stallNanos.sum(),
                             scheme.pendingCompactionBytes(v)),
                     new EngineStats.MemStore(memstore.dataSize(), memstore.heapSize(), ms.offHeapBytes,
-                            new EngineStats.Segments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries),
-                            new EngineStats.Segments(ms.flatDataBytes, ms.flatHeapBytes, ms.flatEntries),
+                            new EngineStats.Segments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries,
+                                    ms.skiplistDeletions),
+                            new EngineStats.Segments(ms.flatDataBytes, ms.flatHeapBytes, ms.flatEntries,
+                                    ms.flatDeletions),
                             new EngineStats.Segments(ms.serializedDataBytes, ms.serializedHeapBytes,
-                                    ms.serializedEntries),
+                                    ms.serializedEntries, ms.serializedDeletions),
                             ms.pipelineSegments, memstoreCounters.inMemoryFlushes.sum(),
                             memstoreCounters.flattens.sum(), memstoreCounters.merges.sum(),
                             memstoreCounters.compactions.sum(), memstoreCounters.aborted.sum(),

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.spi.ImmutableSegment;
 import io.bellows.engine.internal.memstore.spi.IndexedIterator;
@@ -30,6 +31,7 @@ final class FlatSegment implements ImmutableSegment, CellSource {
     private final long minSeq;
     private final long maxSeq;
     private final int uniqueKeys;
+    private final long deletions;
 
     /**
      * @param cells in internal-key order, no two equal
@@ -44,8 +46,12 @@ final class FlatSegment implements ImmutableSegment, CellSource {
         long min = Long.MAX_VALUE;
         long max = 0;
         int unique = 0;
+        long tombstones = 0;
         Cell prev = null;
         for (Cell c : cells) {
+            if (c.kind == InternalKeys.KIND_DELETE) {
+                tombstones++;
+            }
             data += c.dataSize();
             heap += c.dataSize() + INDEX_ENTRY + Cell.OBJECT_SIZE + (c.inChunk() ? 0 : Cell.ARRAYS_OVERHEAD);
             min = Math.min(min, c.sequence);
@@ -56,6 +62,7 @@ final class FlatSegment implements ImmutableSegment, CellSource {
             prev = c;
         }
         this.dataSize = data;
+        this.deletions = tombstones;
         this.heapSize = heap;
         this.minSeq = min;
         this.maxSeq = max;
@@ -128,6 +135,11 @@ final class FlatSegment implements ImmutableSegment, CellSource {
     @Override
     public long entries() {
         return cells.length;
+    }
+
+    @Override
+    public long deletions() {
+        return deletions;
     }
 
     @Override

@@ -18,6 +18,10 @@ public final class MemStoreStats {
     public final long serializedDataBytes;
     public final long serializedHeapBytes;
     public final long serializedEntries;
+    /** Tombstones among the entries, by kind: skiplist, flat, serialized. */
+    public final long skiplistDeletions;
+    public final long flatDeletions;
+    public final long serializedDeletions;
     /** Off-heap bytes held by all segments: cell data, record headers and serialized indices. */
     public final long offHeapBytes;
     /** Immutable segments in the pipeline (the snapshot being flushed not included). */
@@ -41,6 +45,9 @@ public final class MemStoreStats {
         this.serializedHeapBytes = v[7];
         this.serializedEntries = v[8];
         this.offHeapBytes = v[9];
+        this.skiplistDeletions = v[10];
+        this.flatDeletions = v[11];
+        this.serializedDeletions = v[12];
         this.pipelineSegments = pipelineSegments;
         this.uniqueness = uniqueness;
         this.throttle = throttle;
@@ -50,7 +57,7 @@ public final class MemStoreStats {
     /** Sums segment sizes by kind. */
     static MemStoreStats of(Iterable<Segment> segments, int pipelineSegments, double uniqueness, double throttle,
             SegmentLayout.PoolStats pool) {
-        long[] v = new long[10];
+        long[] v = new long[13];
         for (Segment s : segments) {
             int base;
             switch (s.kind()) {
@@ -70,6 +77,7 @@ public final class MemStoreStats {
             v[base + 1] += s.heapSize();
             v[base + 2] += s.entries();
             v[9] += s.offHeapSize();
+            v[10 + base / 3] += s.deletions();
         }
         return new MemStoreStats(v, pipelineSegments, uniqueness, throttle, pool);
     }

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.memstore.spi.SegmentCounters;
@@ -47,7 +48,7 @@ final class SkipListSegment implements MutableSegment, CellSource {
         Cell c = mslab == null ? Cell.copyOf(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, seq, kind)
                 : mslab.copy(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, seq, kind);
         cells.add(c);
-        counters.add(seq, c.dataSize());
+        counters.add(seq, c.dataSize(), kind == InternalKeys.KIND_DELETE);
     }
 
     @Override
@@ -93,6 +94,11 @@ final class SkipListSegment implements MutableSegment, CellSource {
     @Override
     public long entries() {
         return counters.entries();
+    }
+
+    @Override
+    public long deletions() {
+        return counters.deletions();
     }
 
     @Override

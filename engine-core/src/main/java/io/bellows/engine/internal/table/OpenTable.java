@@ -40,6 +40,11 @@ public interface OpenTable extends AutoCloseable {
         return -1;
     }
 
+    /** Tombstones the table holds, as recorded when it was written; -1 when the format does not record them. */
+    default long deletions() {
+        return -1;
+    }
+
     /** Closes the file; reads after close fail. */
     @Override
     void close();

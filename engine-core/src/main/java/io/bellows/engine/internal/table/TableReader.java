@@ -111,6 +111,11 @@ public final class TableReader implements OpenTable {
         return properties;
     }
 
+    @Override
+    public long deletions() {
+        return properties.deletions();
+    }
+
     /** The properties' raw key bytes without the 8-byte trailers, plus raw value bytes. */
     @Override
     public long userDataBytes() {

@@ -29,6 +29,9 @@ public interface Segment {
 
     long entries();
 
+    /** Tombstones among the entries. */
+    long deletions();
+
     /** Lowest sequence held, or Long.MAX_VALUE when empty. */
     long minSequence();
 

@@ -11,13 +11,17 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SegmentCounters {
     private final LongAdder dataSize = new LongAdder();
     private final LongAdder entries = new LongAdder();
+    private final LongAdder deletions = new LongAdder();
     private final LongAccumulator minSeq = new LongAccumulator(Math::min, Long.MAX_VALUE);
     private final AtomicLong maxSeq = new AtomicLong();
 
-    /** Counts one added entry of {@code bytes} key and value bytes. */
-    public void add(long sequence, long bytes) {
+    /** Counts one added entry of {@code bytes} key and value bytes; {@code tombstone} for a delete. */
+    public void add(long sequence, long bytes, boolean tombstone) {
         dataSize.add(bytes);
         entries.increment();
+        if (tombstone) {
+            deletions.increment();
+        }
         minSeq.accumulate(sequence);
         maxSeq.accumulateAndGet(sequence, Math::max);
     }
@@ -28,6 +32,10 @@ public final class SegmentCounters {
 
     public long entries() {
         return entries.sum();
+    }
+
+    public long deletions() {
+        return deletions.sum();
     }
 
     /** Lowest sequence added, or Long.MAX_VALUE when empty. */
