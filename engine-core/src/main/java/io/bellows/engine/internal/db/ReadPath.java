@@ -9,6 +9,7 @@ import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.MemStoreView;
 import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.StripedPins;
 import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Reads without locks: a MemStore view, then a reference-counted version, then the visible sequence
+ * Reads without locks: a MemStore view, then a version (pinned on the thread's stripe for point reads,
+ * referenced for cursors, which may end on another thread), then the visible sequence
  * (its snapshot's, or the latest published), taken in that order so that a flush installing its table
  * before dropping the MemStore snapshot never hides data from a reader. Point reads probe the MemStore,
  * then the tables the scheme names; cursors merge both and hold the view and version until closed.
@@ -73,8 +75,10 @@ final class ReadPath {
         Objects.requireNonNull(ro, "options");
         state.checkOpen();
         checkKey(key);
-        MemStoreView view = ctx.memstore.view();
-        Version v = ctx.versions.acquireCurrent();
+        // Pinned on this thread's stripe, not referenced: concurrent gets share no counter.
+        int stripe = StripedPins.stripe();
+        MemStoreView view = ctx.memstore.pinView(stripe);
+        Version v = ctx.versions.pinCurrent(stripe);
         try {
             if (!find(view, v, key, readSequence(ro), ctx.tables, ro.fillCache(), lk)) {
                 return -1;
@@ -87,8 +91,8 @@ final class ReadPath {
         } catch (IOException e) {
             throw IoErrors.wrap("get failed", e);
         } finally {
-            v.release();
-            view.close();
+            v.unpin(stripe);
+            view.unpin(stripe);
         }
     }
 
@@ -108,8 +112,9 @@ final class ReadPath {
         Arrays.sort(order, (a, b) -> Bytes.compare(keys.get(a), keys.get(b)));
         byte[][] values = new byte[order.length][];
         Lookup lk = new Lookup();
-        MemStoreView view = ctx.memstore.view();
-        Version v = ctx.versions.acquireCurrent();
+        int stripe = StripedPins.stripe();
+        MemStoreView view = ctx.memstore.pinView(stripe);
+        Version v = ctx.versions.pinCurrent(stripe);
         try {
             long seq = readSequence(ro);
             MemoTableSource tables = new MemoTableSource(ctx.tables);
@@ -121,8 +126,8 @@ final class ReadPath {
         } catch (IOException e) {
             throw IoErrors.wrap("multiGet failed", e);
         } finally {
-            v.release();
-            view.close();
+            v.unpin(stripe);
+            view.unpin(stripe);
         }
         return Arrays.asList(values);
     }

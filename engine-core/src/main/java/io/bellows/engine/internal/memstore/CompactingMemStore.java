@@ -303,6 +303,11 @@ final class CompactingMemStore implements MemStore {
     }
 
     @Override
+    public MemStoreView pinView(int stripe) {
+        return state.pin(stripe).view;
+    }
+
+    @Override
     public boolean hasRoomFor(long bytes, long entries) {
         return layout.hasRoomFor(bytes, entries);
     }

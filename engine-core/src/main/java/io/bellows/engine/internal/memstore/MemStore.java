@@ -49,6 +49,13 @@ public interface MemStore extends AutoCloseable {
     MemStoreView view();
 
     /**
+     * The segments a point read consults, pinned on the calling thread's {@code stripe} rather than
+     * referenced, so concurrent gets share no counter; the same thread ends it with
+     * {@link MemStoreView#unpin}.
+     */
+    MemStoreView pinView(int stripe);
+
+    /**
      * Whether a write group of {@code entries} cells in {@code bytes} (encoded batch bytes) can be added
      * now without waiting for memory. A layout with a bounded pool (OFF_HEAP) says no when it is nearly
      * exhausted; the engine then flushes or waits before logging the group, so an add never fails

@@ -3,9 +3,11 @@ package io.bellows.engine.internal.memstore;
 import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.util.StripedPins;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,6 +32,10 @@ final class MemStoreState {
      */
     private final boolean counted;
     private final AtomicInteger refs = new AtomicInteger(1);
+    /** Point reads' pins ({@link StripedPins}); null when nothing needs counting. */
+    private final StripedPins pins;
+    /** Set by whoever finds the state out of references and pins first: it alone gives the memory back. */
+    private final AtomicBoolean released = new AtomicBoolean();
 
     /** REQUIRES: the caller holds references to every segment's memory (a pinned state, or ownership). */
     MemStoreState(MutableSegment active, Pipeline pipeline, List<Segment> snapshot, boolean snapshotPending) {
@@ -49,7 +55,9 @@ final class MemStoreState {
             }
         }
         this.counted = anyMemory;
-        this.view = new MemStoreView(Collections.unmodifiableList(all), anyMemory ? this::release : null);
+        this.pins = anyMemory ? new StripedPins() : null;
+        this.view = new MemStoreView(Collections.unmodifiableList(all), anyMemory ? this::release : null,
+                anyMemory ? this::unpin : null);
     }
 
     /** Pins the state unless it has already been given up entirely. */
@@ -74,13 +82,35 @@ final class MemStoreState {
         }
         int n = refs.decrementAndGet();
         if (n == 0) {
+            releaseIfUnpinned();
+        } else if (n < 0) {
+            throw new IllegalStateException("MemStore state released more often than retained");
+        }
+    }
+
+    /** Whether a point read must pin this state ({@link StateRef#pin}); without memory to recycle, none does. */
+    boolean counted() {
+        return counted;
+    }
+
+    void pin(int stripe) {
+        pins.pin(stripe);
+    }
+
+    void unpin(int stripe) {
+        pins.unpin(stripe);
+        if (refs.get() == 0) {
+            releaseIfUnpinned();
+        }
+    }
+
+    private void releaseIfUnpinned() {
+        if (pins.none() && released.compareAndSet(false, true)) {
             for (Segment s : view.segments()) {
                 for (SegmentMemory m : s.memory()) {
                     m.release();
                 }
             }
-        } else if (n < 0) {
-            throw new IllegalStateException("MemStore state released more often than retained");
         }
     }
 

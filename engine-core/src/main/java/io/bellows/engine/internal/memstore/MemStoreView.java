@@ -5,6 +5,7 @@ import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * An immutable list of segments, newest first, as one reader sees the MemStore. Because a key's
@@ -14,10 +15,16 @@ import java.util.List;
 public final class MemStoreView implements AutoCloseable {
     private final List<Segment> segments;
     private final Runnable onClose;
+    private final IntConsumer onUnpin;
 
-    public MemStoreView(List<Segment> segments, Runnable onClose) {
+    /**
+     * @param onClose gives back the reference {@link MemStore#view()} took; null when nothing was taken
+     * @param onUnpin drops the pin {@link MemStore#pinView} took on a stripe; null when nothing was taken
+     */
+    public MemStoreView(List<Segment> segments, Runnable onClose, IntConsumer onUnpin) {
         this.segments = segments;
         this.onClose = onClose;
+        this.onUnpin = onUnpin;
     }
 
     public boolean get(byte[] key, long seq, Lookup out) {
@@ -42,10 +49,18 @@ public final class MemStoreView implements AutoCloseable {
         return segments;
     }
 
+    /** Ends a view of {@link MemStore#view()}. */
     @Override
     public void close() {
         if (onClose != null) {
             onClose.run();
+        }
+    }
+
+    /** Ends a view of {@link MemStore#pinView}, on the thread that took it, with its {@code stripe}. */
+    public void unpin(int stripe) {
+        if (onUnpin != null) {
+            onUnpin.accept(stripe);
         }
     }
 }

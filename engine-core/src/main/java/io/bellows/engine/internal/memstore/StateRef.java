@@ -2,6 +2,7 @@ package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.util.StripedPins;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
@@ -29,6 +30,25 @@ final class StateRef {
             if (s.tryRetain()) {
                 return s;
             }
+        }
+    }
+
+    /**
+     * The current state, pinned on the calling thread's {@code stripe} for a point read that ends on this
+     * thread ({@link MemStoreState#unpin}); a state without recycled memory is returned as it is. The pin is
+     * kept only if the state is still current after it was taken ({@link StripedPins}).
+     */
+    MemStoreState pin(int stripe) {
+        while (true) {
+            MemStoreState s = state.get();
+            if (!s.counted()) {
+                return s;
+            }
+            s.pin(stripe);
+            if (state.get() == s) {
+                return s;
+            }
+            s.unpin(stripe);
         }
     }
 

@@ -1,10 +1,12 @@
 package io.bellows.engine.internal.version;
 
 import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.StripedPins;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -13,13 +15,18 @@ import java.util.function.Consumer;
  * first (by highest sequence); deeper levels are ordered by smallest key. What "level" means beyond
  * that (disjoint runs, guards, trie depth, tiers) is the compaction scheme's business.
  *
- * <p>Reference counted: the version set holds one reference on the current version; every reader and
- * compaction holds one for as long as it reads. Files of a version are not deleted while it is live.
+ * <p>Reference counted: the version set holds one reference on the current version; every cursor and
+ * compaction holds one for as long as it reads, and a point read pins it on its thread's stripe instead
+ * ({@link VersionSet#pinCurrent}, {@link StripedPins}), so concurrent gets share no counter. Files of a
+ * version are not deleted while it is live: referenced or pinned.
  */
 public final class Version {
     private final List<List<FileMeta>> levels;
     private final Map<Long, Long> placements;
     private final AtomicInteger refs = new AtomicInteger(1);
+    private final StripedPins pins = new StripedPins();
+    /** Set by whoever finds the version out of references and pins first: it alone runs the callback. */
+    private final AtomicBoolean unreferenced = new AtomicBoolean();
     private final Consumer<Version> onUnreferenced;
     /** Set once before the version is published (the volatile write of the current version orders it). */
     private Object schemeIndex;
@@ -121,9 +128,28 @@ public final class Version {
     public void release() {
         int r = refs.decrementAndGet();
         if (r == 0) {
-            onUnreferenced.accept(this);
+            unreferencedIfUnpinned();
         } else if (r < 0) {
             throw new IllegalStateException("version released more often than retained");
+        }
+    }
+
+    /** A point read's pin on the calling thread's {@code stripe}; kept only if the version is still current. */
+    void pin(int stripe) {
+        pins.pin(stripe);
+    }
+
+    /** Drops a pin of {@link VersionSet#pinCurrent}, taken on {@code stripe} by the calling thread. */
+    public void unpin(int stripe) {
+        pins.unpin(stripe);
+        if (refs.get() == 0) {
+            unreferencedIfUnpinned();
+        }
+    }
+
+    private void unreferencedIfUnpinned() {
+        if (pins.none() && unreferenced.compareAndSet(false, true)) {
+            onUnreferenced.accept(this);
         }
     }
 

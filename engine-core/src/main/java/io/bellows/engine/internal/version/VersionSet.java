@@ -6,6 +6,7 @@ import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.util.StripedPins;
 import io.bellows.engine.internal.wal.LogReader;
 import io.bellows.engine.internal.wal.LogWriter;
 import java.io.IOException;
@@ -399,6 +400,23 @@ public final class VersionSet implements AutoCloseable {
             if (v.tryRetain()) {
                 return v;
             }
+        }
+    }
+
+    /**
+     * The current version, pinned on the calling thread's {@code stripe} ({@link StripedPins#stripe()}) rather
+     * than retained: for a point read that ends on this thread, which must {@link Version#unpin} it there. A
+     * version pinned while still current is seen by the check that would free it once replaced; one pinned
+     * after it was replaced is unpinned here, before anything reads through it.
+     */
+    public Version pinCurrent(int stripe) {
+        while (true) {
+            Version v = current;
+            v.pin(stripe);
+            if (current == v) {
+                return v;
+            }
+            v.unpin(stripe);
         }
     }
 
