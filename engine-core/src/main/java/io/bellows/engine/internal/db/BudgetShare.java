@@ -31,7 +31,7 @@ final class BudgetShare {
     void report() {
         MemStoreBudget.Member m = member;
         if (m != null) {
-            m.report(memstore.memoryBytes(), memstore.mutableMemoryBytes());
+            memstore.reportMemory(m);
         }
     }
 

@@ -129,15 +129,18 @@ final class StallController {
     }
 
     /**
-     * REQUIRES: lock held, caller is the leader. A switch the shared MemStore budget asked for: only if
-     * the MemStore holds data and the last snapshot is flushed, and never waiting (the budget's thread
-     * serves every engine).
+     * REQUIRES: lock held, no other leader. A switch the shared MemStore budget asked for: only if the
+     * MemStore holds data, the last snapshot is flushed and the scheme does not stop writes (a flush
+     * adds a table as a write would), never waiting. Returns whether it switched.
      */
     @GuardedBy("state.lock")
-    void switchForBudget() throws IOException {
-        if (!state.closeRequested && !memstore.hasSnapshot() && !memstore.isActiveEmpty()) {
-            flushes.switchMemStore();
+    boolean switchForBudget() throws IOException {
+        if (state.closeRequested || memstore.hasSnapshot() || memstore.isActiveEmpty()
+                || pressure() == WritePressure.STOP) {
+            return false;
         }
+        flushes.switchMemStore();
+        return true;
     }
 
     private void giveUpIfClosing(boolean atClose, String what) {

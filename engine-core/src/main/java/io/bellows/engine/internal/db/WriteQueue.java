@@ -5,6 +5,7 @@ import io.bellows.engine.EngineClosedException;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.MemStore;
+import io.bellows.engine.internal.memstore.MemStoreBudget;
 import io.bellows.engine.internal.util.GuardedBy;
 import io.bellows.engine.internal.wal.BatchAccess;
 import io.bellows.engine.internal.wal.BatchCodec;
@@ -63,6 +64,9 @@ final class WriteQueue {
     private Writer head;
     @GuardedBy("state.lock")
     private Writer tail;
+    /** A switch the shared MemStore budget asked for while writers were queued: the next leader makes it. */
+    @GuardedBy("state.lock")
+    private boolean budgetSwitchDue;
     /** Writers queued (the running leader included); written under the lock, read by a waiting leader. */
     private volatile int queued;
     /**
@@ -91,8 +95,6 @@ final class WriteQueue {
         Durability durability;
         /** The switch close makes to flush unlogged writes: the one writer taken once the engine is closed. */
         boolean atClose;
-        /** A switch asked for by the shared MemStore budget ({@link StallController#switchForBudget}). */
-        boolean forBudget;
         @GuardedBy("state.lock")
         Writer next;
         /** WAITING until the writer leads its group or its group's leader has written it. */
@@ -150,16 +152,33 @@ final class WriteQueue {
         run(null, Durability.SYNC, true);
     }
 
-    /** The switch a shared MemStore budget asks for: in queue order, skipped if a flush is still pending. */
-    void switchForBudget() {
-        run(null, Durability.SYNC, false, true);
+    /**
+     * The switch a shared MemStore budget asks for, without waiting for writers: made here if none is
+     * queued (under the lock with an empty queue no one leads, so this thread acts as the leader), else
+     * left to the next leader ({@link #budgetSwitchDue}).
+     */
+    MemStoreBudget.Answer switchForBudget() {
+        state.lock.lock();
+        try {
+            if (state.isClosed()) {
+                return MemStoreBudget.Answer.REFUSED;
+            }
+            if (head != null) {
+                budgetSwitchDue = true;
+                return MemStoreBudget.Answer.LATER;
+            }
+            budgetSwitchDue = false;
+            boolean switched = stalls.switchForBudget();
+            ctx.budget.report();
+            return switched ? MemStoreBudget.Answer.SWITCHED : MemStoreBudget.Answer.REFUSED;
+        } catch (IOException e) {
+            throw IoErrors.wrap("switching the MemStore for the shared budget failed", e);
+        } finally {
+            state.lock.unlock();
+        }
     }
 
     private void run(WriteBatch batch, Durability durability, boolean atClose) {
-        run(batch, durability, atClose, false);
-    }
-
-    private void run(WriteBatch batch, Durability durability, boolean atClose, boolean forBudget) {
         Writer w = threadWriter.get();
         if (w.inUse) {
             w = new Writer();
@@ -168,7 +187,6 @@ final class WriteQueue {
         w.batch = batch;
         w.durability = durability;
         w.atClose = atClose;
-        w.forBudget = forBudget;
         w.error = null;
         w.next = null;
         w.phase = WAITING;
@@ -261,12 +279,12 @@ final class WriteQueue {
         try {
             assert head == w;
             try {
-                if (w.forBudget) {
+                if (budgetSwitchDue) {
+                    budgetSwitchDue = false;
                     stalls.switchForBudget();
-                } else {
-                    stalls.makeRoom(w.batch == null, w.atClose, w.batch == null ? 0
-                            : BatchAccess.encodedLength(w.batch), w.batch == null ? 0 : w.batch.count());
                 }
+                stalls.makeRoom(w.batch == null, w.atClose, w.batch == null ? 0 : BatchAccess.encodedLength(w.batch),
+                        w.batch == null ? 0 : w.batch.count());
                 if (w.batch != null) {
                     last = buildGroup(w);
                     writeGroup(w, last);

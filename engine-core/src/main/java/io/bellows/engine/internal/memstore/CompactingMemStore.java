@@ -383,13 +383,9 @@ final class CompactingMemStore implements MemStore {
     }
 
     @Override
-    public long memoryBytes() {
-        return state.get().memory();
-    }
-
-    @Override
-    public long mutableMemoryBytes() {
-        return state.get().mutableMemory();
+    public void reportMemory(MemStoreBudget.Member member) {
+        MemStoreState s = state.get();
+        member.report(s.memory(), s.mutableMemory());
     }
 
     @Override

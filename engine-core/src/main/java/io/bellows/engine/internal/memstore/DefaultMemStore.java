@@ -108,13 +108,9 @@ final class DefaultMemStore implements MemStore {
     }
 
     @Override
-    public long memoryBytes() {
-        return state.get().memory();
-    }
-
-    @Override
-    public long mutableMemoryBytes() {
-        return state.get().mutableMemory();
+    public void reportMemory(MemStoreBudget.Member member) {
+        MemStoreState s = state.get();
+        member.report(s.memory(), s.mutableMemory());
     }
 
     @Override

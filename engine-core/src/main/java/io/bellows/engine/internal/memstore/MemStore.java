@@ -102,13 +102,10 @@ public interface MemStore extends AutoCloseable {
     long heapSize();
 
     /**
-     * Memory held, heap estimate plus off-heap bytes, the snapshot being flushed included: what a shared
-     * MemStore budget ({@link MemStoreBudget}) counts.
+     * Reports to {@code member} of a shared MemStore budget the memory held (heap estimate plus off-heap
+     * bytes, the snapshot being flushed included) and the part of it not yet snapshotted, both of one state.
      */
-    long memoryBytes();
-
-    /** {@link #memoryBytes()} of the segments not yet snapshotted: what the next flush would free. */
-    long mutableMemoryBytes();
+    void reportMemory(MemStoreBudget.Member member);
 
     /**
      * Lowest sequence number still held only in memory (Long.MAX_VALUE if none), snapshot included. A

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.memstore;
 
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@link #granule()} reach the shared counters, which bounds their traffic to one update per granule
  * written per engine; the sums are then off by less than a granule per member. Flushes are requested
  * from a thread of the budget's own, never from a writer holding its engine's lock, so two engines never
- * wait on each other's locks; the thread ends when idle.
+ * wait on each other's locks; a request never waits for an engine's writers either (a stalled engine
+ * must not hold up the budget of the others). The thread ends when idle.
  */
 public final class MemStoreBudget {
     private static final Logger LOG = LoggerFactory.getLogger(MemStoreBudget.class);
@@ -34,11 +36,21 @@ public final class MemStoreBudget {
     /** What the budget asks of a member's engine. */
     public interface Flushable {
         /**
-         * Switches the engine's MemStore to a snapshot scheduled for flushing if it holds data and no
-         * flush is pending, then reports; returns without waiting for the flush. May wait for the
-         * engine's queued writes.
+         * Switches the engine's MemStore to a snapshot scheduled for flushing, if it holds data, no flush
+         * is pending and the engine's write pressure allows it: at once if no writer is queued (then
+         * reports), else at its next write group. Waits neither for the flush nor for the engine's writers.
          */
-        void flushForBudget();
+        Answer flushForBudget();
+    }
+
+    /** What became of a request. */
+    public enum Answer {
+        /** Switched: the engine has reported its smaller unflushed memory. */
+        SWITCHED,
+        /** Left to the engine's next write group, which reports. */
+        LATER,
+        /** Nothing to switch now: empty, a flush pending, writes stopped, or closing. */
+        REFUSED
     }
 
     private final long limit;
@@ -47,8 +59,10 @@ public final class MemStoreBudget {
     private final AtomicLong unflushed = new AtomicLong();
     private final AtomicLong flushesRequested = new AtomicLong();
     private final Set<Member> members = ConcurrentHashMap.newKeySet();
-    /** Whether a pass of {@link #flushLargest} is queued or running; reports while it is set only count. */
+    /** Whether a pass of {@link #flushLargest} is queued or running. */
     private final AtomicBoolean passRunning = new AtomicBoolean();
+    /** Set by a report over budget: the running pass looks again when it ends, so no report is lost. */
+    private final AtomicBoolean rerun = new AtomicBoolean();
     private final ThreadPoolExecutor flusher;
 
     public MemStoreBudget(long limitBytes) {
@@ -102,49 +116,73 @@ public final class MemStoreBudget {
     }
 
     private void maybeFlush() {
-        if (overBudget() && passRunning.compareAndSet(false, true)) {
+        if (!overBudget()) {
+            return;
+        }
+        rerun.set(true);
+        if (passRunning.compareAndSet(false, true)) {
             flusher.execute(this::flushLargest);
         }
     }
 
-    /**
-     * Asks members to flush, the one holding the most unflushed memory first, until the budget is met or
-     * no member can switch: one whose last flush is still under way is passed over (its completion
-     * reports, which starts a new pass if still needed).
-     */
+    /** Passes until one ends with no report over budget having come in while it ran. */
     private void flushLargest() {
-        try {
-            while (overBudget()) {
-                Member victim = null;
-                for (Member m : members) {
-                    if (!m.flushPending() && m.unflushed() > 0 && (victim == null || m.unflushed() > victim.unflushed())) {
-                        victim = m;
-                    }
-                }
-                if (victim == null) {
-                    break;
-                }
-                long before = victim.unflushed();
-                flushesRequested.incrementAndGet();
-                try {
-                    victim.engine.flushForBudget();
-                } catch (RuntimeException e) {
-                    // A closed or failing engine: it leaves the budget on close; skip it for this pass.
-                    LOG.debug("a flush asked for by the MemStore budget failed", e);
-                    break;
-                }
-                if (victim.unflushed() >= before) {
-                    break;
+        while (true) {
+            rerun.set(false);
+            try {
+                pass();
+            } finally {
+                passRunning.set(false);
+            }
+            if (!rerun.get() || !overBudget() || !passRunning.compareAndSet(false, true)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Asks members to flush, the one holding the most unflushed memory first, until the budget is met, no
+     * member is left to ask, or one leaves its switch to its next write group. A member whose last flush
+     * is still under way is passed over (its completion reports, which starts a new pass if still
+     * needed), and so is one that refused.
+     */
+    private void pass() {
+        Set<Member> tried = new HashSet<>();
+        while (overBudget()) {
+            Member victim = null;
+            for (Member m : members) {
+                if (!tried.contains(m) && !m.deferred && !m.flushPending() && m.unflushed() > 0
+                        && (victim == null || m.unflushed() > victim.unflushed())) {
+                    victim = m;
                 }
             }
-        } finally {
-            passRunning.set(false);
+            if (victim == null) {
+                return;
+            }
+            tried.add(victim);
+            flushesRequested.incrementAndGet();
+            Answer a;
+            try {
+                a = victim.engine.flushForBudget();
+            } catch (RuntimeException e) {
+                // A failing engine: try the others.
+                LOG.debug("a flush asked for by the MemStore budget failed", e);
+                a = Answer.REFUSED;
+            }
+            if (a == Answer.LATER) {
+                // Its next write group switches and reports, which starts a pass if still needed; until
+                // it reports, passes leave it out, so an engine whose writers are stalled holds up no one.
+                victim.deferred = true;
+                return;
+            }
         }
     }
 
     /** One engine's share; its methods are safe to call from any thread. */
     public final class Member implements AutoCloseable {
         private final Flushable engine;
+        /** Asked to switch at its next write group and not heard from since. */
+        private volatile boolean deferred;
         private long reportedUsed;
         private long reportedUnflushed;
         private boolean closed;
@@ -172,6 +210,7 @@ public final class MemStoreBudget {
                 }
                 reportedUsed = memoryBytes;
                 reportedUnflushed = unflushedBytes;
+                deferred = false;
             }
             used.addAndGet(du);
             unflushed.addAndGet(dm);

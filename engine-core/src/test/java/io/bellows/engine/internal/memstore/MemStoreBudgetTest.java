@@ -20,10 +20,14 @@ class MemStoreBudgetTest {
     /** Names of the members asked to flush, in order. */
     private final List<String> asked = new ArrayList<>();
 
-    /** A member whose engine, asked to flush, hands all its unflushed memory to a snapshot. */
+    /**
+     * A member whose engine, asked to flush, hands all its unflushed memory to a snapshot, or gives the
+     * answer the test set.
+     */
     private final class Engine implements MemStoreBudget.Flushable {
         final String name;
         final MemStoreBudget.Member member;
+        volatile MemStoreBudget.Answer answer = MemStoreBudget.Answer.SWITCHED;
         long memory;
         long unflushed;
 
@@ -39,12 +43,15 @@ class MemStoreBudgetTest {
         }
 
         @Override
-        public void flushForBudget() {
+        public MemStoreBudget.Answer flushForBudget() {
             synchronized (asked) {
                 asked.add(name);
             }
-            unflushed = 0;
-            member.report(memory, unflushed);
+            if (answer == MemStoreBudget.Answer.SWITCHED) {
+                unflushed = 0;
+                member.report(memory, unflushed);
+            }
+            return answer;
         }
     }
 
@@ -103,6 +110,42 @@ class MemStoreBudgetTest {
         awaitPasses(1);
         assertEquals(List.of("b"), asked, "a holds more unflushed memory, but its last flush is still running");
         assertEquals(500 * K, budget.unflushedBytes());
+    }
+
+    @Test
+    void aRefusingMemberIsPassedOverInTheSamePass() throws InterruptedException {
+        Engine a = new Engine("a");
+        Engine b = new Engine("b");
+        a.answer = MemStoreBudget.Answer.REFUSED; // e.g. its writes are stopped
+        a.holds(600 * K, 600 * K);
+        b.holds(400 * K, 400 * K);
+        awaitPasses(2);
+        assertEquals(List.of("a", "b"), asked);
+    }
+
+    /**
+     * An engine whose writers are queued switches at its next write group: the pass ends there, and
+     * until that engine reports, later passes (started by other engines' reports) ask the others, so
+     * an engine whose writers are stalled holds up no one.
+     */
+    @Test
+    void aMemberLeftToItsNextWriteGroupIsLeftOutUntilItReports() throws InterruptedException {
+        Engine a = new Engine("a");
+        Engine b = new Engine("b");
+        Engine c = new Engine("c");
+        a.answer = MemStoreBudget.Answer.LATER;
+        a.holds(600 * K, 600 * K);
+        b.holds(100 * K, 100 * K);
+        c.holds(250 * K, 250 * K); // 950 KiB unflushed
+        awaitPasses(1);
+        assertEquals(List.of("a"), asked, "b and c wait for a's switch");
+        b.holds(150 * K, 150 * K); // still over: a has not reported, so c (then b) is asked
+        awaitPasses(2);
+        assertEquals(List.of("a", "c"), asked);
+        a.answer = MemStoreBudget.Answer.SWITCHED;
+        a.holds(650 * K, 650 * K); // a's next write group reported without switching: it may be asked again
+        awaitPasses(3);
+        assertEquals(List.of("a", "c", "a"), asked);
     }
 
     @Test
