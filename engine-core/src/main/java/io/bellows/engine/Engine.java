@@ -1,6 +1,7 @@
 package io.bellows.engine;
 
 import io.bellows.engine.internal.db.EngineImpl;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -62,6 +63,25 @@ public interface Engine extends AutoCloseable {
      * and still returns the full length, so the caller can retry with a larger buffer.
      */
     int get(byte[] key, byte[] dst, int off, ReadOptions options);
+
+    /**
+     * Copies the value of {@code key} into {@code dst}, heap or direct, from its position, and returns the
+     * value's length, or -1 if absent (then {@code dst} is left as it was). As RocksDB's Java {@code get}
+     * into a {@code ByteBuffer}: the position stays, the limit is set after the bytes copied, and a value
+     * longer than {@code dst.remaining()} is copied as far as it fits while its full length is returned.
+     * This default reads the value into a new array first; the engine's own implementation copies
+     * straight from where the value lies and allocates nothing.
+     */
+    default int get(byte[] key, ByteBuffer dst, ReadOptions options) {
+        byte[] v = get(key, options);
+        if (v == null) {
+            return -1;
+        }
+        int n = Math.min(v.length, dst.remaining());
+        dst.put(dst.position(), v, 0, n);
+        dst.limit(dst.position() + n);
+        return v.length;
+    }
 
     /** The values of {@code keys} (null where absent), in the order of {@code keys}, as of one read view. */
     default List<byte[]> multiGet(List<byte[]> keys) {

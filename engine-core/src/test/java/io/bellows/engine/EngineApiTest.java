@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,39 @@ class EngineApiTest {
                 assertEquals(5, db.get(b("a"), small, 0, ReadOptions.defaults()));
                 assertArrayEquals(b("fir"), small);
             }
+        }
+    }
+
+    /** As RocksDB's Java get into a ByteBuffer: from the position, limit set after the copy, full length returned. */
+    @Test
+    void getIntoByteBuffers() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            db.put(b("k"), b("hello"));
+            db.put(b("e"), new byte[0]);
+            for (int round = 0; round < 2; round++) {
+                for (ByteBuffer buf : new ByteBuffer[] {ByteBuffer.allocate(8), ByteBuffer.allocateDirect(8)}) {
+                    String where = (buf.isDirect() ? "direct" : "heap") + ", round " + round;
+                    buf.position(2);
+                    assertEquals(5, db.get(b("k"), buf, ReadOptions.defaults()), where);
+                    assertEquals(2, buf.position(), where);
+                    assertEquals(7, buf.limit(), where);
+                    byte[] got = new byte[5];
+                    buf.get(got);
+                    assertArrayEquals(b("hello"), got, where);
+                    buf.clear().limit(3);
+                    assertEquals(5, db.get(b("k"), buf, ReadOptions.defaults()), "a value longer than the room, " + where);
+                    assertEquals(3, buf.limit(), where);
+                    assertEquals('l', buf.get(2), where);
+                    buf.clear();
+                    assertEquals(-1, db.get(b("absent"), buf, ReadOptions.defaults()), where);
+                    assertEquals(8, buf.limit(), "an absent key leaves the buffer as it was, " + where);
+                    assertEquals(0, db.get(b("e"), buf, ReadOptions.defaults()), where);
+                    assertEquals(0, buf.limit(), "an empty value, " + where);
+                }
+                db.flush();
+            }
+            assertThrows(IllegalArgumentException.class,
+                    () -> db.get(b("k"), ByteBuffer.allocate(8).asReadOnlyBuffer(), ReadOptions.defaults()));
         }
     }
 

@@ -7,6 +7,7 @@ import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.ReadOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -31,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Point reads of a LEVELED store, from its tables (settled, every block in the block cache) or from its
  * MemStore (NONE policy, nothing flushed; on or off the heap): the CPU and allocation cost of a get once
  * I/O is out of the way (run with {@code -prof gc} for bytes per get). {@code getHit} returns a new value
- * array (the one allocation a hit needs), {@code getInto} copies into the caller's buffer, {@code getMiss}
+ * array (the one allocation a hit needs), {@code getInto} copies into the caller's array and
+ * {@code getIntoDirect} into a direct ByteBuffer, {@code getMiss}
  * looks for a key between two stored ones (its filter usually answers). Keys are made before the
  * measurement, so the benchmark itself allocates nothing per call.
  */
@@ -57,6 +59,7 @@ public class EngineGetBenchmark {
     private byte[][] keys;
     private byte[][] missing;
     private final byte[] dst = new byte[128];
+    private final ByteBuffer direct = ByteBuffer.allocateDirect(128);
     private int next;
 
     @Setup(Level.Trial)
@@ -116,6 +119,11 @@ public class EngineGetBenchmark {
     @Benchmark
     public int getInto() {
         return db.get(keys[nextIndex()], dst, 0, ReadOptions.defaults());
+    }
+
+    @Benchmark
+    public int getIntoDirect() {
+        return db.get(keys[nextIndex()], direct.clear(), ReadOptions.defaults());
     }
 
     @Benchmark

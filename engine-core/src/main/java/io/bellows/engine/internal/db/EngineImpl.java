@@ -29,6 +29,7 @@ import io.bellows.engine.internal.wal.BatchAccess;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -254,25 +255,44 @@ public final class EngineImpl implements Engine {
         }
         long t0 = System.nanoTime();
         byte[] v = reads.get(key, ro);
+        recordGet(t, tr, t0, key);
+        return v;
+    }
+
+    @Override
+    public int get(byte[] key, byte[] dst, int off, ReadOptions ro) {
+        OpTimers[] t = timers;
+        TraceWriter tr = trace;
+        if (t.length == 0 && tr == null) {
+            return reads.get(key, dst, off, ro);
+        }
+        long t0 = System.nanoTime();
+        int n = reads.get(key, dst, off, ro);
+        recordGet(t, tr, t0, key);
+        return n;
+    }
+
+    @Override
+    public int get(byte[] key, ByteBuffer dst, ReadOptions ro) {
+        OpTimers[] t = timers;
+        TraceWriter tr = trace;
+        if (t.length == 0 && tr == null) {
+            return reads.get(key, dst, ro);
+        }
+        long t0 = System.nanoTime();
+        int n = reads.get(key, dst, ro);
+        recordGet(t, tr, t0, key);
+        return n;
+    }
+
+    /** Times a get into the bound registries and traces it, as the array-returning get does. */
+    private static void recordGet(OpTimers[] t, TraceWriter tr, long t0, byte[] key) {
         if (t.length != 0) {
             OpTimers.record(t, OpTimers.GET, t0);
         }
         if (tr != null) {
             tr.get(t0, key);
         }
-        return v;
-    }
-
-    @Override
-    public int get(byte[] key, byte[] dst, int off, ReadOptions ro) {
-        TraceWriter tr = trace;
-        if (tr == null) {
-            return reads.get(key, dst, off, ro);
-        }
-        long t0 = System.nanoTime();
-        int n = reads.get(key, dst, off, ro);
-        tr.get(t0, key);
-        return n;
     }
 
     @Override

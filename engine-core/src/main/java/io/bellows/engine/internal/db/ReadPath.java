@@ -12,6 +12,7 @@ import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.StripedPins;
 import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,7 +47,20 @@ final class ReadPath {
     byte[] get(byte[] key, ReadOptions ro) {
         Lookup lk = LOOKUPS.get();
         try {
-            return lookup(key, ro, lk, null, 0) < 0 ? null : lk.valueBuf;
+            return lookup(key, ro, lk, null, 0, null) < 0 ? null : lk.valueBuf;
+        } finally {
+            lk.release();
+        }
+    }
+
+    int get(byte[] key, ByteBuffer dst, ReadOptions ro) {
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("the value buffer is read-only");
+        }
+        Lookup lk = LOOKUPS.get();
+        try {
+            return lookup(key, ro, lk, null, 0, dst);
         } finally {
             lk.release();
         }
@@ -59,7 +73,7 @@ final class ReadPath {
         }
         Lookup lk = LOOKUPS.get();
         try {
-            return lookup(key, ro, lk, dst, off);
+            return lookup(key, ro, lk, dst, off, null);
         } finally {
             lk.release();
         }
@@ -68,9 +82,10 @@ final class ReadPath {
     /**
      * The length of the live PUT of {@code key} visible to {@code ro}, or -1. Its value is copied while the
      * view and version still pin the memory it lies in: into {@code dst} from {@code off} (as much as
-     * fits), or, with {@code dst} null, into a new array left in {@code lk.valueBuf}.
+     * fits), into {@code buffer} ({@link Lookup#copyValueTo(ByteBuffer)}), or, with both null, into a new
+     * array left in {@code lk.valueBuf}.
      */
-    private int lookup(byte[] key, ReadOptions ro, Lookup lk, byte[] dst, int off) {
+    private int lookup(byte[] key, ReadOptions ro, Lookup lk, byte[] dst, int off, ByteBuffer buffer) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(ro, "options");
         state.checkOpen();
@@ -85,6 +100,9 @@ final class ReadPath {
             }
             if (dst != null) {
                 return lk.copyValueTo(dst, off);
+            }
+            if (buffer != null) {
+                return lk.copyValueTo(buffer);
             }
             lk.set(lk.sequence, lk.kind, lk.copyValue());
             return lk.valueLength;

@@ -1,5 +1,7 @@
 package io.bellows.engine.internal.key;
 
+import java.nio.ByteBuffer;
+
 import java.util.Arrays;
 
 /**
@@ -61,6 +63,19 @@ public final class Lookup {
             return 0;
         }
         System.arraycopy(valueBuf, valueOffset, dst, off, Math.min(valueLength, dst.length - off));
+        return valueLength;
+    }
+
+    /**
+     * Copies the value into {@code dst} from its position (as much as fits), sets its limit after the
+     * bytes copied, leaves its position, and returns the value's full length.
+     */
+    public int copyValueTo(ByteBuffer dst) {
+        int n = Math.min(valueLength, dst.remaining());
+        if (n > 0) {
+            dst.put(dst.position(), valueBuf, valueOffset, n);
+        }
+        dst.limit(dst.position() + n);
         return valueLength;
     }
 

@@ -9,13 +9,14 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.ReadOptions;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A get into the caller's buffer allocates nothing, from the MemStore or from cached table blocks, and a
+ * A get into the caller's buffer (an array, a heap or a direct ByteBuffer) allocates nothing, from the MemStore or from cached table blocks, and a
  * get that returns its value allocates about the value alone (docs/benchmarks.md, "Bytes allocated per
  * get"). Counted with the JVM's per-thread allocation counter, so it measures bytes, not time; the
  * allowance absorbs a rare allocation that is not the get's (a counter cell, a lazily made thread local).
@@ -40,12 +41,16 @@ class GetAllocationTest {
             }
             ReadOptions ro = ReadOptions.defaults();
             byte[] dst = new byte[128];
+            ByteBuffer heap = ByteBuffer.allocate(128);
+            ByteBuffer direct = ByteBuffer.allocateDirect(128);
             for (String where : new String[] {"memstore", "table"}) {
                 if (where.equals("table")) {
                     db.compactRange(null, null);
                 }
                 for (int i = 0; i < GETS; i++) {
                     db.get(keys[i % keys.length], dst, 0, ro);
+                    db.get(keys[i % keys.length], heap.clear(), ro);
+                    db.get(keys[i % keys.length], direct.clear(), ro);
                     db.get(keys[i % keys.length]);
                 }
                 long tid = Thread.currentThread().getId();
@@ -56,10 +61,18 @@ class GetAllocationTest {
                 long into = mx.getThreadAllocatedBytes(tid) - before;
                 before = mx.getThreadAllocatedBytes(tid);
                 for (int i = 0; i < GETS; i++) {
+                    assertEquals(100, db.get(keys[i % keys.length], heap.clear(), ro));
+                    assertEquals(100, db.get(keys[i % keys.length], direct.clear(), ro));
+                }
+                long buffers = mx.getThreadAllocatedBytes(tid) - before;
+                before = mx.getThreadAllocatedBytes(tid);
+                for (int i = 0; i < GETS; i++) {
                     db.get(keys[i % keys.length]);
                 }
                 long returned = mx.getThreadAllocatedBytes(tid) - before;
                 assertTrue(into < 2L * GETS, where + ": " + into + " bytes for " + GETS + " gets into a buffer");
+                assertTrue(buffers < 4L * GETS, where + ": " + buffers + " bytes for " + 2 * GETS
+                        + " gets into heap and direct ByteBuffers");
                 // A 100-byte array is 120 bytes with its header (compressed class pointers).
                 assertTrue(returned < 140L * GETS, where + ": " + returned + " bytes for " + GETS + " gets");
             }
