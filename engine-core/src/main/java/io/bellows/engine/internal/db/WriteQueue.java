@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Group commit. Writers queue under the engine lock; the writer at the head (the leader) makes room
@@ -34,6 +36,7 @@ import java.util.concurrent.locks.LockSupport;
  * the next leader taking its group at once), see docs/benchmarks.md.
  */
 final class WriteQueue {
+    private static final Logger LOG = LoggerFactory.getLogger(WriteQueue.class);
     /** Largest write group: big enough to amortize a sync, small enough to bound a follower's latency. */
     private static final long MAX_GROUP_BYTES = 1 << 20;
     /**
@@ -64,7 +67,7 @@ final class WriteQueue {
     private Writer head;
     @GuardedBy("state.lock")
     private Writer tail;
-    /** A switch the shared MemStore budget asked for while writers were queued: the next leader makes it. */
+    /** A switch the shared MemStore budget asked for while writers were queued: the leader makes it after its group. */
     @GuardedBy("state.lock")
     private boolean budgetSwitchDue;
     /** Writers queued (the running leader included); written under the lock, read by a waiting leader. */
@@ -155,7 +158,7 @@ final class WriteQueue {
     /**
      * The switch a shared MemStore budget asks for, without waiting for writers: made here if none is
      * queued (under the lock with an empty queue no one leads, so this thread acts as the leader), else
-     * left to the next leader ({@link #budgetSwitchDue}).
+     * left to the leader at the end of its group ({@link #budgetSwitchDue}).
      */
     MemStoreBudget.Answer switchForBudget() {
         state.lock.lock();
@@ -175,6 +178,24 @@ final class WriteQueue {
             throw IoErrors.wrap("switching the MemStore for the shared budget failed", e);
         } finally {
             state.lock.unlock();
+        }
+    }
+
+    /**
+     * REQUIRES: lock held, leader. Makes the switch the budget asked for while this group ran (it is the
+     * group's leader that ends it, so a request is never left waiting for a later writer). A failure is
+     * the switch's, not the group's: it is logged, and the next switch the MemStore needs meets it again.
+     */
+    @GuardedBy("state.lock")
+    private void switchForBudgetIfDue() {
+        if (!budgetSwitchDue) {
+            return;
+        }
+        budgetSwitchDue = false;
+        try {
+            stalls.switchForBudget();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("the switch the shared MemStore budget asked for failed", e);
         }
     }
 
@@ -279,22 +300,19 @@ final class WriteQueue {
         try {
             assert head == w;
             try {
-                if (budgetSwitchDue) {
-                    budgetSwitchDue = false;
-                    stalls.switchForBudget();
-                }
                 stalls.makeRoom(w.batch == null, w.atClose, w.batch == null ? 0 : BatchAccess.encodedLength(w.batch),
                         w.batch == null ? 0 : w.batch.count());
                 if (w.batch != null) {
                     last = buildGroup(w);
                     writeGroup(w, last);
                 }
-                ctx.budget.report();
             } catch (Throwable t) {
                 error = t;
             } finally {
                 groupBatches.clear();
             }
+            switchForBudgetIfDue();
+            ctx.budget.report();
             for (Writer x = w; x != last; x = x.next) {
                 taken++;
             }

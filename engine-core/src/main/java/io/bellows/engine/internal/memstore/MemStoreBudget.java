@@ -37,8 +37,9 @@ public final class MemStoreBudget {
     public interface Flushable {
         /**
          * Switches the engine's MemStore to a snapshot scheduled for flushing, if it holds data, no flush
-         * is pending and the engine's write pressure allows it: at once if no writer is queued (then
-         * reports), else at its next write group. Waits neither for the flush nor for the engine's writers.
+         * is pending and the engine's write pressure allows it: at once if no writer is queued, else when
+         * the running write group ends; reports either way. Waits neither for the flush nor for the
+         * engine's writers.
          */
         Answer flushForBudget();
     }
@@ -47,7 +48,7 @@ public final class MemStoreBudget {
     public enum Answer {
         /** Switched: the engine has reported its smaller unflushed memory. */
         SWITCHED,
-        /** Left to the engine's next write group, which reports. */
+        /** Left to the leader of the engine's running write group, which switches when it ends and reports. */
         LATER,
         /** Nothing to switch now: empty, a flush pending, writes stopped, or closing. */
         REFUSED
@@ -142,7 +143,7 @@ public final class MemStoreBudget {
 
     /**
      * Asks members to flush, the one holding the most unflushed memory first, until the budget is met, no
-     * member is left to ask, or one leaves its switch to its next write group. A member whose last flush
+     * member is left to ask, or one leaves its switch to its running write group. A member whose last flush
      * is still under way is passed over (its completion reports, which starts a new pass if still
      * needed), and so is one that refused.
      */
@@ -170,8 +171,9 @@ public final class MemStoreBudget {
                 a = Answer.REFUSED;
             }
             if (a == Answer.LATER) {
-                // Its next write group switches and reports, which starts a pass if still needed; until
-                // it reports, passes leave it out, so an engine whose writers are stalled holds up no one.
+                // Its running write group switches when it ends and reports, which starts a pass if still
+                // needed; until it reports, passes leave it out, so an engine whose writers are stalled
+                // holds up no one.
                 victim.deferred = true;
                 return;
             }
@@ -181,7 +183,7 @@ public final class MemStoreBudget {
     /** One engine's share; its methods are safe to call from any thread. */
     public final class Member implements AutoCloseable {
         private final Flushable engine;
-        /** Asked to switch at its next write group and not heard from since. */
+        /** Asked to switch when its running write group ends, and not heard from since. */
         private volatile boolean deferred;
         private long reportedUsed;
         private long reportedUnflushed;

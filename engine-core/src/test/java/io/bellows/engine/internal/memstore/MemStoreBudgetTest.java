@@ -124,7 +124,7 @@ class MemStoreBudgetTest {
     }
 
     /**
-     * An engine whose writers are queued switches at its next write group: the pass ends there, and
+     * An engine whose writers are queued switches when its running group ends: the pass ends there, and
      * until that engine reports, later passes (started by other engines' reports) ask the others, so
      * an engine whose writers are stalled holds up no one.
      */
@@ -143,7 +143,7 @@ class MemStoreBudgetTest {
         awaitPasses(2);
         assertEquals(List.of("a", "c"), asked);
         a.answer = MemStoreBudget.Answer.SWITCHED;
-        a.holds(650 * K, 650 * K); // a's next write group reported without switching: it may be asked again
+        a.holds(650 * K, 650 * K); // a reported without switching (say it was refused): it may be asked again
         awaitPasses(3);
         assertEquals(List.of("a", "c", "a"), asked);
     }
