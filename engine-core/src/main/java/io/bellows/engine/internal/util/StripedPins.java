@@ -17,8 +17,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * its reader, who never reads through it.
  */
 public final class StripedPins {
-    /** Longs per stripe: 64 bytes, so two stripes never share a cache line. */
-    private static final int PAD = 8;
+    /**
+     * Longs per stripe: 128 bytes, so two stripes never share a cache line, nor a pair of lines that the
+     * adjacent-line prefetcher fetches together (the spacing of the JDK's {@code @Contended}).
+     */
+    private static final int PAD = 16;
     /** A power of two, at least twice the cores, so that few threads share a stripe. */
     static final int STRIPES = Math.min(64, Integer.highestOneBit(Math.max(4,
             Runtime.getRuntime().availableProcessors() * 2 - 1) << 1));
