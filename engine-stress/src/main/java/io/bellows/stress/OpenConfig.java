@@ -10,6 +10,7 @@ import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.TrieOptions;
+import io.bellows.engine.WriteBufferManager;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -63,6 +64,11 @@ final class OpenConfig {
         m.put("backgroundThreads", Integer.toString(1 + r.nextInt(4)));
         m.put("compression", StoreShape.pick(r, "NONE", "NONE,LZ4", "LZ4", "NONE,ZSTD"));
         m.put("bottommostCompression", StoreShape.pick(r, Compression.values()).name());
+        // A MemStore budget (WriteBufferManager) around the MemStore's size, in one open in three: its
+        // switches come at other moments than the MemStore's own, so kills meet them too. 0: none.
+        long budgetFloor = Math.max(64L << 10, memstore / 4);
+        m.put("writeBufferManager", Long.toString(r.nextInt(3) == 0
+                ? logUniform(r, budgetFloor, Math.max(2 * budgetFloor, 2 * memstore)) : 0));
         switch (shape.scheme()) {
             case FLSM -> {
                 // The deepest level needs at least 5 hash bits (a guard in 32 keys or fewer). A store keeps
@@ -111,6 +117,8 @@ final class OpenConfig {
     /** The options of this open, with the shape's fixed parts. */
     EngineOptions toOptions(StoreShape shape) {
         int[] l0 = ints("l0Triggers");
+        // Configurations recorded before the budget was drawn have none.
+        long budget = Long.parseLong(values.getOrDefault("writeBufferManager", "0"));
         return EngineOptions.builder()
                 .compaction(schemeOptions(shape))
                 .inMemoryCompaction(InMemoryCompaction.valueOf(values.get("inMemoryCompaction")))
@@ -137,6 +145,7 @@ final class OpenConfig {
                 .backgroundThreads(i("backgroundThreads"))
                 .compression(codecs(values.get("compression")))
                 .bottommostCompression(Compression.valueOf(values.get("bottommostCompression")))
+                .writeBufferManager(budget > 0 ? WriteBufferManager.create(budget) : null)
                 .build();
     }
 
