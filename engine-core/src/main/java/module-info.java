@@ -17,6 +17,8 @@ module io.bellows.engine {
     requires aircompressor;
     // ExtendedOpenOption.DIRECT for direct I/O on tables.
     requires jdk.unsupported;
+    // The process's file descriptor limit, which bounds the table files kept open (OpenChannels).
+    requires jdk.management;
 
     exports io.bellows.engine;
 
