@@ -26,16 +26,13 @@ import java.util.Set;
  * LevelDB/RocksDB leveled compaction. L0 holds flushed tables that may overlap; every deeper level is
  * a run of disjoint tables whose target size grows by {@code levelSizeMultiplier}. A level over its
  * target (L0: over {@code l0CompactionTrigger} tables) is compacted by merging one table (L0: all of
- * them) with the tables it overlaps in the next level; a table with no overlap just moves down. The
- * table is the one whose overlap in the next level is smallest for its size (RocksDB's default
- * {@code kMinOverlappingRatio}), so each compaction rewrites the fewest bytes below per byte it moves
- * down. With dynamic level bytes ({@link LevelTargets#shape}) the targets follow the largest level's
- * size and L0 compacts into the base level, the first level the data needs, skipping the empty ones
- * above it.
+ * them) with the tables it overlaps in the next level; a table with no overlap just moves down. With
+ * dynamic level bytes ({@link LevelTargets#shape}) the targets follow the largest level's size and L0
+ * compacts into the base level, the first level the data needs, skipping the empty ones above it.
  *
  * <p>State: one compaction cursor per level (the largest key last compacted from it), persisted so
- * that among tables of equal ratio (tables without overlap, say) compaction goes round-robin through
- * the key space, after a restart too, instead of rewriting the start of each level again.
+ * that after a restart compaction continues round-robin through the key space instead of rewriting
+ * the start of each level again.
  */
 public final class LeveledScheme implements CompactionScheme {
     /** A trivial move or output cut is refused when it would overlap more than this many target files below. */
@@ -159,16 +156,8 @@ public final class LeveledScheme implements CompactionScheme {
                 start++;
             }
         }
-        int n = files.size();
-        long[] overlap = overlapBytes(files, v.files(level + 1));
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = (start + i) % n;
-        }
-        // A stable sort: tables of equal ratio keep the cursor's round-robin order.
-        Arrays.sort(order, Comparator.comparingDouble(i -> (double) overlap[i] / Math.max(1, files.get(i).fileSize)));
-        for (int i : order) {
-            FileMeta f = files.get(i);
+        for (int i = 0; i < files.size(); i++) {
+            FileMeta f = files.get((start + i) % files.size());
             if (busy.contains(f.number)) {
                 continue;
             }
@@ -178,27 +167,6 @@ public final class LeveledScheme implements CompactionScheme {
             }
         }
         return null;
-    }
-
-    /**
-     * For each table of {@code upper} (disjoint, by key), the bytes of the tables of {@code lower} (the same)
-     * it overlaps: one sweep of both levels, not a scan of the lower level per table.
-     */
-    static long[] overlapBytes(List<FileMeta> upper, List<FileMeta> lower) {
-        long[] out = new long[upper.size()];
-        int j = 0;
-        for (int i = 0; i < upper.size(); i++) {
-            FileMeta f = upper.get(i);
-            while (j < lower.size() && Bytes.compare(lower.get(j).largestKey, f.smallestKey) < 0) {
-                j++;
-            }
-            long sum = 0;
-            for (int k = j; k < lower.size() && Bytes.compare(lower.get(k).smallestKey, f.largestKey) <= 0; k++) {
-                sum += lower.get(k).fileSize;
-            }
-            out[i] = sum;
-        }
-        return out;
     }
 
     @Override

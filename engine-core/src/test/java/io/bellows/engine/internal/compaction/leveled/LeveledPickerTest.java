@@ -56,11 +56,6 @@ class LeveledPickerTest {
     }
 
     @Test
-    void minOverlapPicks() throws Exception {
-        assertTrue(DataDriven.run("/leveled/min_overlap_picks.txt", this::run) > 0);
-    }
-
-    @Test
     void pendingBytesStalls() throws Exception {
         assertTrue(DataDriven.run("/leveled/pending_bytes_stalls.txt", this::run) > 0);
     }

@@ -1,6 +1,5 @@
 package io.bellows.engine.internal.compaction.leveled;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -88,17 +87,6 @@ class LeveledSchemeTest {
         // The cursor moved past "b": the next pick starts after it and must merge with L2's "c".
         Compaction next = scheme.pick(versions.current(), Set.of());
         assertNull(next, "L1 is now 600 KiB, under its 1000 KiB target");
-    }
-
-    /** One sweep finds each upper table's overlap below, a lower table spanning two uppers counting for both. */
-    @Test
-    void overlapBytesSweepsBothLevels() {
-        List<FileMeta> upper = List.of(table("a", "c", 1), table("d", "f", 1), table("g", "i", 1), table("j", "k", 1));
-        List<FileMeta> lower = List.of(table("0", "0", 1), table("b", "d", 10), table("e", "e", 100), table("f", "h", 1000),
-                table("x", "z", 10000));
-        assertArrayEquals(new long[] {10, 1110, 1000, 0}, LeveledScheme.overlapBytes(upper, lower));
-        assertArrayEquals(new long[0], LeveledScheme.overlapBytes(List.of(), lower));
-        assertArrayEquals(new long[] {0, 0, 0, 0}, LeveledScheme.overlapBytes(upper, List.of()));
     }
 
     @Test
