@@ -326,9 +326,11 @@ final class RocksDbEngine implements BenchEngine {
         long useful = ticker(TickerType.BLOOM_FILTER_USEFUL);
         long memtable;
         long pending;
+        long running;
         try {
             memtable = db.getLongProperty("rocksdb.cur-size-all-mem-tables");
             pending = db.getLongProperty("rocksdb.estimate-pending-compaction-bytes");
+            running = db.getLongProperty("rocksdb.num-running-compactions");
         } catch (RocksDBException e) {
             throw failure("property", e);
         }
@@ -342,7 +344,7 @@ final class RocksDbEngine implements BenchEngine {
                 new EngineStats.Background(statistics.getHistogramData(HistogramType.FLUSH_TIME).getCount(),
                         statistics.getHistogramData(HistogramType.COMPACTION_TIME).getCount(), 0,
                         statistics.getHistogramData(HistogramType.WRITE_STALL).getCount(),
-                        ticker(TickerType.STALL_MICROS) * 1000, pending),
+                        ticker(TickerType.STALL_MICROS) * 1000, pending, (int) running),
                 BenchStats.memstore(memtable, memtable, 0, 0, 0, 0),
                 BenchStats.levels(levelBytes, levelTables),
                 db.getLatestSequenceNumber());

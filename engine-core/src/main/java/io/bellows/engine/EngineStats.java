@@ -153,9 +153,17 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      * @param pendingCompactionBytes the scheme's estimate of the bytes compaction must still write before every
      *     level is within its target (RocksDB's estimate-pending-compaction-bytes); 0 when none is due or the
      *     scheme does not estimate it
+     * @param runningCompactions compactions running now, automatic and manual (RocksDB's
+     *     num-running-compactions)
      */
     public record Background(long flushes, long compactions, long errors, long stalls, long stallNanos,
-            long pendingCompactionBytes) {
+            long pendingCompactionBytes, int runningCompactions) {
+        /** Without a count of running compactions (another engine measured by the bench). */
+        public Background(long flushes, long compactions, long errors, long stalls, long stallNanos,
+                long pendingCompactionBytes) {
+            this(flushes, compactions, errors, stalls, stallNanos, pendingCompactionBytes, 0);
+        }
+
         /** Without an estimate of pending compaction bytes. */
         public Background(long flushes, long compactions, long errors, long stalls, long stallNanos) {
             this(flushes, compactions, errors, stalls, stallNanos, 0);

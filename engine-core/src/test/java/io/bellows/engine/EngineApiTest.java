@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,6 +120,42 @@ class EngineApiTest {
             }
             assertThrows(IllegalArgumentException.class,
                     () -> db.get(b("k"), ByteBuffer.allocate(8).asReadOnlyBuffer(), ReadOptions.defaults()));
+        }
+    }
+
+    /** stats() counts a compaction while it runs (RocksDB's num-running-compactions), and none at rest. */
+    @Test
+    void runningCompactionsAreCounted() throws Exception {
+        CountDownLatch begun = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        EventListener holdFirst = new EventListener() {
+            @Override
+            public void onCompactionBegin(CompactionInfo info) {
+                begun.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (Engine db = Engine.open(dir, EngineOptions.builder().l0Triggers(2, 20, 36).listeners(holdFirst).build())) {
+            assertEquals(0, db.stats().background().runningCompactions());
+            for (int t = 0; t < 2; t++) {
+                db.put(b("k" + t), b("v"));
+                db.flush();
+            }
+            assertTrue(begun.await(30, TimeUnit.SECONDS), "an L0 compaction began");
+            assertEquals(1, db.stats().background().runningCompactions());
+            release.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (db.stats().background().runningCompactions() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(0, db.stats().background().runningCompactions());
+            assertEquals(1, db.stats().background().compactions());
+        } finally {
+            release.countDown();
         }
     }
 

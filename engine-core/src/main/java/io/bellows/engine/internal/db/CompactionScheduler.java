@@ -113,6 +113,15 @@ final class CompactionScheduler {
 
     /** Runs one compaction on the calling thread and installs its result. */
     private void execute(Compaction c) throws IOException {
+        ctx.counters.compactionsRunning.incrementAndGet();
+        try {
+            executeCounted(c);
+        } finally {
+            ctx.counters.compactionsRunning.decrementAndGet();
+        }
+    }
+
+    private void executeCounted(Compaction c) throws IOException {
         TableSink out = ctx.scheme.compactionOutputs(c, ctx.writeContext(ctx.counters.compactionBytesWritten, c.outputLevel()));
         boolean keepOutputs = false;
         long start = System.nanoTime();

@@ -132,7 +132,7 @@ final class StatsCollector {
                             counters.bloomNegatives.sum()),
                     new EngineStats.Background(counters.flushes.sum(), counters.compactions.sum(),
                             counters.backgroundErrors.sum(), counters.stalls.sum(), counters.stallNanos.sum(),
-                            scheme.pendingCompactionBytes(v)),
+                            scheme.pendingCompactionBytes(v), counters.compactionsRunning.get()),
                     new EngineStats.MemStore(memstore.dataSize(), memstore.heapSize(), ms.offHeapBytes,
                             new EngineStats.Segments(ms.skiplistDataBytes, ms.skiplistHeapBytes, ms.skiplistEntries,
                                     ms.skiplistDeletions),

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.metrics;
 
 import io.bellows.engine.EngineStats;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -27,5 +28,7 @@ public final class EngineCounters {
     public final LongAdder stallNanos = new LongAdder();
     public final LongAdder flushes = new LongAdder();
     public final LongAdder compactions = new LongAdder();
+    /** Compactions running now, automatic and manual (RocksDB's num-running-compactions). */
+    public final AtomicInteger compactionsRunning = new AtomicInteger();
     public final LongAdder backgroundErrors = new LongAdder();
 }
