@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -61,11 +65,28 @@ class DslTopologyTest {
         return props;
     }
 
+    /**
+     * The directories called {@code name} under the state directory. The stores are open and compacting
+     * meanwhile, so a file deleted during the walk is passed over, not a failure (a walk once met a
+     * table deleted under it).
+     */
     private Set<String> dirsNamed(String name) throws Exception {
-        try (Stream<Path> all = Files.walk(stateDir)) {
-            return all.filter(p -> p.getFileName().toString().equals(name)).map(Path::toString)
-                    .collect(Collectors.toCollection(TreeSet::new));
-        }
+        Set<String> out = new TreeSet<>();
+        Files.walkFileTree(stateDir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                if (dir.getFileName() != null && dir.getFileName().toString().equals(name)) {
+                    out.add(dir.toString());
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return out;
     }
 
     @Test
