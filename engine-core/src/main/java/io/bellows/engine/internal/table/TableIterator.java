@@ -20,6 +20,7 @@ final class TableIterator implements InternalIterator {
     /** The one iterator {@link #dataIterator} is whenever set: moving to another block reuses it. */
     private final BlockIterator blockIterator = new BlockIterator();
     private long dataBlockOffset = -1;
+    private final Readahead readahead = new Readahead();
 
     TableIterator(TableReader table, boolean fillCache) {
         this.table = table;
@@ -34,6 +35,7 @@ final class TableIterator implements InternalIterator {
 
     @Override
     public void seekToFirst() {
+        readahead.position(!fillCache);
         indexIterator.seekToFirst();
         loadDataBlock();
         if (dataIterator != null) {
@@ -44,6 +46,7 @@ final class TableIterator implements InternalIterator {
 
     @Override
     public void seek(byte[] userKey, long sequence) {
+        readahead.position(false);
         indexIterator.seek(userKey, sequence);
         loadDataBlock();
         if (dataIterator != null) {
@@ -54,6 +57,7 @@ final class TableIterator implements InternalIterator {
 
     @Override
     public void seekToLast() {
+        readahead.position(false);
         indexIterator.seekToLast();
         loadDataBlock();
         if (dataIterator != null) {
@@ -69,6 +73,7 @@ final class TableIterator implements InternalIterator {
      */
     @Override
     public void seekForPrev(byte[] userKey, long sequence) {
+        readahead.position(false);
         indexIterator.seek(userKey, sequence);
         if (!indexIterator.isValid()) {
             seekToLast();
@@ -151,7 +156,7 @@ final class TableIterator implements InternalIterator {
         }
         dataIterator = null;
         try {
-            dataIterator = blockIterator.reset(table.dataBlock(indexIterator, fillCache));
+            dataIterator = blockIterator.reset(table.dataBlock(indexIterator, fillCache, readahead));
         } catch (IOException e) {
             throw new EngineIOException("reading table " + table.path() + " at offset " + offset, e);
         }

@@ -251,18 +251,40 @@ public final class TableReader implements OpenTable {
         return loadDataBlock(indexEntry.handle(), fillCache);
     }
 
-    /** Reads the data block at {@code handle} from the file (it was not in the cache), caching it if asked to. */
-    Block loadDataBlock(BlockHandle handle, boolean fillCache) throws IOException {
-        Block block;
-        if (handle.offset() < FileHeader.LENGTH || handle.end() > dataEnd) {
-            throw new CorruptionException(path, handle.offset(), "data block handle (" + handle.offset() + ", "
-                    + handle.size() + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
+    /**
+     * {@link #dataBlock(BlockIterator, boolean)} for an iterator that walks the blocks in order and reads
+     * the file through {@code ahead}.
+     */
+    Block dataBlock(BlockIterator indexEntry, boolean fillCache, Readahead ahead) throws IOException {
+        Block block = cache.get(fileNumber, indexEntry.handleOffset());
+        if (block != null) {
+            counters.blockCacheHits.increment();
+            ahead.cacheHit();
+            return block;
         }
-        block = readDataBlock(handle);
+        BlockHandle handle = checkedHandle(indexEntry.handle());
+        block = readDataBlock(handle, ahead);
         if (fillCache) {
             cache.put(fileNumber, handle.offset(), block);
         }
         return block;
+    }
+
+    /** Reads the data block at {@code handle} from the file (it was not in the cache), caching it if asked to. */
+    Block loadDataBlock(BlockHandle handle, boolean fillCache) throws IOException {
+        Block block = readDataBlock(checkedHandle(handle), null);
+        if (fillCache) {
+            cache.put(fileNumber, handle.offset(), block);
+        }
+        return block;
+    }
+
+    private BlockHandle checkedHandle(BlockHandle handle) {
+        if (handle.offset() < FileHeader.LENGTH || handle.end() > dataEnd) {
+            throw new CorruptionException(path, handle.offset(), "data block handle (" + handle.offset() + ", "
+                    + handle.size() + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
+        }
+        return handle;
     }
 
     /**
@@ -282,8 +304,12 @@ public final class TableReader implements OpenTable {
     /** Reads a block and its trailer and checks the CRC (which covers the contents and the type byte). */
     private static byte[] readChecked(ReadableFile file, Path path, BlockHandle handle, EngineCounters counters)
             throws IOException {
-        int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
-        byte[] b = readFully(file, path, handle.offset(), length);
+        return checked(readFully(file, path, handle.offset(), handle.size() + TableFormat.BLOCK_TRAILER_LENGTH),
+                path, handle, counters);
+    }
+
+    /** Checks the CRC of a block and trailer read from the file. */
+    private static byte[] checked(byte[] b, Path path, BlockHandle handle, EngineCounters counters) {
         counters.blockReads.increment();
         int stored = Checksums.unmask(Coding.getInt(b, handle.size() + 1));
         if (stored != Checksums.crc32c(b, 0, handle.size() + 1)) {
@@ -292,13 +318,26 @@ public final class TableReader implements OpenTable {
         return b;
     }
 
-    /** A data block read from the file: stored raw, or (from version 2 on) compressed. */
-    private Block readDataBlock(BlockHandle handle) throws IOException {
-        if (!compressedBlocks) {
-            return new Block(readVerified(file, path, handle, counters), handle.size(), path, handle.offset());
+    /**
+     * A data block read from the file, through {@code ahead} if not null: stored raw, or (from version 2
+     * on) compressed.
+     */
+    private Block readDataBlock(BlockHandle handle, Readahead ahead) throws IOException {
+        byte[] b;
+        if (ahead == null) {
+            b = readChecked(file, path, handle, counters);
+        } else {
+            int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
+            try {
+                b = checked(ahead.read(file, handle.offset(), length, dataEnd), path, handle, counters);
+            } catch (EOFException e) {
+                throw new CorruptionException(path, handle.offset(), "file ends inside a " + length + "-byte read", e);
+            }
         }
-        byte[] b = readChecked(file, path, handle, counters);
         byte type = b[handle.size()];
+        if (!compressedBlocks && type != TableFormat.BLOCK_TYPE_RAW) {
+            throw new CorruptionException(path, handle.offset() + handle.size(), "unknown block type " + type);
+        }
         if (type == TableFormat.BLOCK_TYPE_RAW) {
             return new Block(b, handle.size(), path, handle.offset());
         }

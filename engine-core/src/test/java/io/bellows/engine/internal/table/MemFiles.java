@@ -55,7 +55,7 @@ final class MemFiles {
         }
     }
 
-    static final class Readable implements ReadableFile {
+    static class Readable implements ReadableFile {
         private final byte[] data;
         volatile boolean closed;
 

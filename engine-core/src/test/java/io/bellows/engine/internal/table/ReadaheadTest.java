@@ -1,0 +1,135 @@
+package io.bellows.engine.internal.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.TestSeeds;
+import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.metrics.EngineCounters;
+import io.bellows.engine.internal.table.Entries.Entry;
+import java.io.IOException;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A scan reads a table in large spans, not block by block (direct I/O reads nothing ahead), and reads
+ * the same entries as without readahead; a seek that reads one block reads only that block.
+ */
+class ReadaheadTest {
+    /** Counts the reads that reach the file and the bytes they ask for. */
+    private static final class CountingFile extends MemFiles.Readable {
+        int reads;
+        long bytes;
+
+        CountingFile(byte[] data) {
+            super(data);
+        }
+
+        @Override
+        public void read(long position, byte[] dst, int off, int len) throws IOException {
+            reads++;
+            bytes += len;
+            super.read(position, dst, off, len);
+        }
+    }
+
+    private static List<Entry> model;
+    private static byte[] table;
+
+    private static synchronized byte[] table() throws IOException {
+        if (table == null) {
+            Random rnd = new Random(TestSeeds.seed("ReadaheadTest"));
+            model = Entries.random(rnd, 40_000, 3);
+            table = Entries.buildTable(model, 4096, 16, 10);
+        }
+        return table;
+    }
+
+    private static int scan(TableReader reader, boolean fillCache) {
+        int n = 0;
+        try (InternalIterator it = reader.iterator(fillCache)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                TableTest.assertAt(it, model.get(n));
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void anUncachedScanReadsWholeSpans() throws IOException {
+        CountingFile file = new CountingFile(table());
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters())) {
+            int blocks = reader.dataBlocks();
+            assertTrue(blocks > 200, blocks + " blocks: too few to show readahead");
+            int atOpen = file.reads;
+            assertEquals(model.size(), scan(reader, false));
+            int spans = file.reads - atOpen;
+            long dataBytes = table.length;
+            assertTrue(spans <= dataBytes / Readahead.MAX_SPAN + 2,
+                    spans + " reads for " + blocks + " blocks of " + dataBytes + " bytes");
+        }
+    }
+
+    @Test
+    void aCachedScanReadsAheadOnceItIsSequential() throws IOException {
+        CountingFile file = new CountingFile(table());
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(64 << 20),
+                new EngineCounters())) {
+            int blocks = reader.dataBlocks();
+            int atOpen = file.reads;
+            assertEquals(model.size(), scan(reader, true));
+            int reads = file.reads - atOpen;
+            assertTrue(reads < blocks / 8, reads + " reads for " + blocks + " blocks");
+            // Every block is now cached: a second scan reads nothing.
+            int before = file.reads;
+            assertEquals(model.size(), scan(reader, true));
+            assertEquals(before, file.reads);
+        }
+    }
+
+    @Test
+    void aSeekReadsOneBlock() throws IOException {
+        CountingFile file = new CountingFile(table());
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters())) {
+            for (boolean fillCache : new boolean[] {false, true}) {
+                Entry e = model.get(model.size() / 2);
+                int reads = file.reads;
+                long bytes = file.bytes;
+                try (InternalIterator it = reader.iterator(fillCache)) {
+                    it.seek(e.key(), e.seq());
+                    TableTest.assertAt(it, e);
+                }
+                assertEquals(reads + 1, file.reads);
+                assertTrue(file.bytes - bytes < 8192, (file.bytes - bytes) + " bytes read for one block");
+            }
+        }
+    }
+
+    @Test
+    void aScanThatSeeksBackStartsAgainSmall() throws IOException {
+        CountingFile file = new CountingFile(table());
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters());
+                InternalIterator it = reader.iterator(true)) {
+            Entry first = model.get(0);
+            it.seek(first.key(), first.seq());
+            for (int i = 0; i < 5_000; i++) {
+                TableTest.assertAt(it, model.get(i));
+                it.next();
+            }
+            Entry back = model.get(model.size() / 2);
+            int reads = file.reads;
+            long bytes = file.bytes;
+            it.seek(back.key(), back.seq());
+            TableTest.assertAt(it, back);
+            assertEquals(reads + 1, file.reads);
+            assertTrue(file.bytes - bytes < 8192, (file.bytes - bytes) + " bytes read for one block");
+            it.seekToLast();
+            TableTest.assertAt(it, model.get(model.size() - 1));
+            it.next();
+            assertFalse(it.isValid());
+        }
+    }
+}
