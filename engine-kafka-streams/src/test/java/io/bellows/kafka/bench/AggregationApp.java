@@ -4,6 +4,8 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.MemoryLayout;
+import io.bellows.engine.SharedCache;
+import io.bellows.engine.WriteBufferManager;
 import io.bellows.kafka.BellowsStores;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -138,7 +140,9 @@ public final class AggregationApp {
     /**
      * "rocksdb", or "bellows:STYLE/POLICY[/LAYOUT]" on {@link BellowsStores#defaultOptions()}, optionally
      * followed by "+direct" (table reads with direct I/O instead of through the OS page cache),
-     * "+cache=MiB" (block cache), "+memstore=MiB" and "+threads=N" (background threads).
+     * "+cache=MiB" (block cache), "+memstore=MiB", "+threads=N" (background threads) and "+budget=MiB"
+     * (Kafka's bounded-memory recipe: one {@link SharedCache} and one {@link WriteBufferManager} of that
+     * size each, shared by every store of the process, which is every task's store here).
      */
     static KeyValueBytesStoreSupplier supplier(String spec) {
         if (spec.equals("rocksdb")) {
@@ -158,6 +162,9 @@ public final class AggregationApp {
                 b.blockCacheSize(Long.parseLong(extras[i].substring("cache=".length())) << 20);
             } else if (extras[i].startsWith("memstore=")) {
                 b.memstoreSize(Long.parseLong(extras[i].substring("memstore=".length())) << 20);
+            } else if (extras[i].startsWith("budget=")) {
+                long bytes = Long.parseLong(extras[i].substring("budget=".length())) << 20;
+                b.sharedCache(SharedCache.create(bytes)).writeBufferManager(WriteBufferManager.create(bytes));
             } else if (extras[i].startsWith("threads=")) {
                 b.backgroundThreads(Integer.parseInt(extras[i].substring("threads=".length())));
             } else {

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.table;
 
 import io.bellows.engine.internal.io.ReadableFile;
 import java.io.IOException;
+import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * Reads ahead of an iterator that walks a table's data blocks in order, so that a scan costs one large
@@ -25,8 +26,15 @@ final class Readahead {
     /** Sequential reads before automatic readahead starts. */
     private static final int AUTO_AFTER = 2;
 
+    /**
+     * Full spans of closed iterators, process-wide: a compaction opens its inputs table after table, and
+     * reusing their spans keeps it from allocating as many bytes as it reads. Bounded at 8 MiB.
+     */
+    private static final ArrayBlockingQueue<byte[]> FREE = new ArrayBlockingQueue<>(16);
+    private static final byte[] NONE = new byte[0];
+
     private boolean full;
-    private byte[] span = new byte[0];
+    private byte[] span = NONE;
     private long spanStart;
     private int spanLength;
     /** The next span an automatic readahead reads. */
@@ -64,7 +72,8 @@ final class Readahead {
         }
         int n = (int) Math.min(want, room);
         if (span.length < n) {
-            span = new byte[n];
+            byte[] pooled = FREE.poll();
+            span = pooled != null ? pooled : new byte[n > MAX_SPAN / 2 ? MAX_SPAN : n];
         }
         file.read(position, span, 0, n);
         spanStart = position;
@@ -72,6 +81,15 @@ final class Readahead {
         byte[] out = new byte[length];
         System.arraycopy(span, 0, out, 0, length);
         return out;
+    }
+
+    /** The iterator is closed: its span may serve another. */
+    void release() {
+        if (span.length == MAX_SPAN) {
+            FREE.offer(span);
+        }
+        span = NONE;
+        spanLength = 0;
     }
 
     /** The iterator took its next block from the cache: a read after it still continues the scan. */

@@ -120,6 +120,7 @@ final class TableIterator implements InternalIterator {
     public void close() {
         dataIterator = null;
         dataBlockOffset = -1;
+        readahead.release();
     }
 
     /** Moves to the first entry of the following blocks while the current block is used up. */

@@ -73,6 +73,35 @@ class ReadaheadTest {
         }
     }
 
+    /** Spans of closed iterators are reused by others, on other tables, and never show their old bytes. */
+    @Test
+    void spansPassFromClosedIteratorsToOthers() throws IOException {
+        Random rnd = new Random(TestSeeds.seed("ReadaheadTest.spansPassFromClosedIteratorsToOthers"));
+        List<Entry> otherModel = Entries.random(rnd, 30_000, 2);
+        byte[] other = Entries.buildTable(otherModel, 4096, 16, 10);
+        try (TableReader a = TableReader.open(new MemFiles.Readable(table()), Entries.PATH, 7, new BlockCache(0),
+                new EngineCounters());
+                TableReader b = TableReader.open(new MemFiles.Readable(other), Entries.PATH, 8, new BlockCache(0),
+                        new EngineCounters())) {
+            for (int round = 0; round < 3; round++) {
+                assertEquals(model.size(), scan(a, false));
+                try (InternalIterator ia = a.iterator(false); InternalIterator ib = b.iterator(false)) {
+                    ia.seekToFirst();
+                    ib.seekToFirst();
+                    for (int i = 0; i < otherModel.size(); i++) {
+                        TableTest.assertAt(ib, otherModel.get(i));
+                        ib.next();
+                        if (i < model.size()) {
+                            TableTest.assertAt(ia, model.get(i));
+                            ia.next();
+                        }
+                    }
+                    assertFalse(ib.isValid());
+                }
+            }
+        }
+    }
+
     @Test
     void aCachedScanReadsAheadOnceItIsSequential() throws IOException {
         CountingFile file = new CountingFile(table());
