@@ -3,6 +3,7 @@ package io.bellows.kafka;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,6 +79,24 @@ class StoreLifecycleTest {
 
     private static Bytes key(String s) {
         return Bytes.wrap(s.getBytes());
+    }
+
+    /** A restore batch is written in key order; a key's records keep their changelog order, the last wins. */
+    @Test
+    void restoredBatchKeepsChangelogOrderPerKey() {
+        KeyValueStore<Bytes, byte[]> store = BellowsStores.keyValueStore("kv").get();
+        store.init(context(null), store);
+        ((BellowsKeyValueStore) store).restoreAll(List.of(KeyValue.pair("b".getBytes(), new byte[] {1}),
+                KeyValue.pair("a".getBytes(), new byte[] {1}), KeyValue.pair("b".getBytes(), new byte[] {2}),
+                KeyValue.pair("a".getBytes(), null), KeyValue.pair("c".getBytes(), new byte[] {1}),
+                KeyValue.pair("b".getBytes(), null), KeyValue.pair("c".getBytes(), new byte[] {2}),
+                KeyValue.pair("b".getBytes(), new byte[] {3}), KeyValue.pair("d".getBytes(), new byte[] {1}),
+                KeyValue.pair("d".getBytes(), null)));
+        assertNull(store.get(key("a")));
+        assertArrayEquals(new byte[] {3}, store.get(key("b")));
+        assertArrayEquals(new byte[] {2}, store.get(key("c")));
+        assertNull(store.get(key("d")));
+        store.close();
     }
 
     @Test

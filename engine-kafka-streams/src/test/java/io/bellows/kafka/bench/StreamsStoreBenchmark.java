@@ -27,7 +27,8 @@ import org.apache.kafka.common.test.TestKitNodes;
  * the whole changelog into an empty state directory, and each phase's peak resident memory (VmHWM: heap,
  * direct and native). Command and options in docs/benchmarks.md. Options: --records=N (1000000),
  * --keys=N (records / 10), --value-bytes=N (100), --partitions=N (1), --heap=SIZE (1g),
- * --stores=rocksdb,bellows:LEVELED/NONE,... , --dir=PATH (a temporary directory).
+ * --stores=rocksdb,bellows:LEVELED/NONE,... , --dir=PATH (a temporary directory). The environment variable
+ * STREAMS_BENCH_CHILD_OPTS adds JVM options to the children (a profiler, say).
  */
 public final class StreamsStoreBenchmark {
     private StreamsStoreBenchmark() {
@@ -107,8 +108,14 @@ public final class StreamsStoreBenchmark {
             long records, String phase) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path out = dir.resolve(appId + "-" + phase + ".out");
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xms" + heap, "-Xmx" + heap, "-cp", System.getProperty("java.class.path"),
-                AggregationApp.class.getName(), bootstrap, stateDir.toString(), appId, store, Long.toString(records), phase);
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
+        String opts = System.getenv("STREAMS_BENCH_CHILD_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), AggregationApp.class.getName(), bootstrap,
+                stateDir.toString(), appId, store, Long.toString(records), phase));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectErrorStream(true);
         pb.redirectOutput(out.toFile());
         pb.directory(new File(System.getProperty("user.dir")));
