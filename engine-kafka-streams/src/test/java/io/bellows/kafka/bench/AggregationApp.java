@@ -140,7 +140,8 @@ public final class AggregationApp {
     /**
      * "rocksdb", or "bellows:STYLE/POLICY[/LAYOUT]" on {@link BellowsStores#defaultOptions()}, optionally
      * followed by "+direct" (table reads with direct I/O instead of through the OS page cache),
-     * "+cache=MiB" (block cache), "+memstore=MiB", "+threads=N" (background threads) and "+budget=MiB"
+     * "+cache=MiB" (block cache), "+memstore=MiB", "+threads=N" (background threads), "+active=F" and
+     * "+segments=N" (the compacting MemStore's active segment fraction and pipeline segments) and "+budget=MiB"
      * (Kafka's bounded-memory recipe: one {@link SharedCache} and one {@link WriteBufferManager} of that
      * size each, shared by every store of the process, which is every task's store here).
      */
@@ -165,6 +166,10 @@ public final class AggregationApp {
             } else if (extras[i].startsWith("budget=")) {
                 long bytes = Long.parseLong(extras[i].substring("budget=".length())) << 20;
                 b.sharedCache(SharedCache.create(bytes)).writeBufferManager(WriteBufferManager.create(bytes));
+            } else if (extras[i].startsWith("active=")) {
+                b.activeSegmentFraction(Double.parseDouble(extras[i].substring("active=".length())));
+            } else if (extras[i].startsWith("segments=")) {
+                b.pipelineSegments(Integer.parseInt(extras[i].substring("segments=".length())));
             } else if (extras[i].startsWith("threads=")) {
                 b.backgroundThreads(Integer.parseInt(extras[i].substring("threads=".length())));
             } else {

@@ -28,7 +28,8 @@ import org.apache.kafka.common.test.TestKitNodes;
  * direct and native). Command and options in docs/benchmarks.md. Options: --records=N (1000000),
  * --keys=N (records / 10), --value-bytes=N (100), --partitions=N (1), --heap=SIZE (1g),
  * --stores=rocksdb,bellows:LEVELED/NONE,... , --dir=PATH (a temporary directory). The environment variable
- * STREAMS_BENCH_CHILD_OPTS adds JVM options to the children (a profiler, say).
+ * STREAMS_BENCH_CHILD_OPTS adds JVM options to the children (a profiler, say), "{phase}" in it replaced by
+ * the child's phase ("process" or "restore").
  */
 public final class StreamsStoreBenchmark {
     private StreamsStoreBenchmark() {
@@ -111,7 +112,7 @@ public final class StreamsStoreBenchmark {
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap));
         String opts = System.getenv("STREAMS_BENCH_CHILD_OPTS");
         if (opts != null && !opts.isBlank()) {
-            command.addAll(List.of(opts.trim().split("\\s+")));
+            command.addAll(List.of(opts.replace("{phase}", phase).trim().split("\\s+")));
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), AggregationApp.class.getName(), bootstrap,
                 stateDir.toString(), appId, store, Long.toString(records), phase));
