@@ -75,6 +75,8 @@ final class Readahead {
             byte[] pooled = FREE.poll();
             span = pooled != null ? pooled : new byte[n > MAX_SPAN / 2 ? MAX_SPAN : n];
         }
+        // A read that fails part way may have overwritten the old span: forget it first.
+        spanLength = 0;
         file.read(position, span, 0, n);
         spanStart = position;
         spanLength = n;

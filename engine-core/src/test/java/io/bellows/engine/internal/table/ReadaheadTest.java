@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.Entries.Entry;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -99,6 +101,45 @@ class ReadaheadTest {
                     assertFalse(ib.isValid());
                 }
             }
+        }
+    }
+
+    /** A span read that fails after writing part of the span must not leave those bytes to be served. */
+    @Test
+    void aFailedSpanReadLeavesNoStaleBytes() throws IOException {
+        byte[] bytes = table();
+        boolean[] failNext = {false};
+        MemFiles.Readable file = new MemFiles.Readable(bytes) {
+            @Override
+            public void read(long position, byte[] dst, int off, int len) throws IOException {
+                if (failNext[0] && len > 8192) {
+                    failNext[0] = false;
+                    Arrays.fill(dst, off, off + len, (byte) 0x55);
+                    throw new IOException("injected");
+                }
+                super.read(position, dst, off, len);
+            }
+        };
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters());
+                InternalIterator it = reader.iterator(false)) {
+            it.seekToFirst();
+            failNext[0] = true;
+            int n = 0;
+            EngineIOException failed = null;
+            try {
+                for (; it.isValid(); it.next()) {
+                    n++;
+                }
+            } catch (EngineIOException e) {
+                failed = e;
+            }
+            assertTrue(failed != null, "the injected failure surfaced after " + n + " entries");
+            n = 0;
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                TableTest.assertAt(it, model.get(n));
+                n++;
+            }
+            assertEquals(model.size(), n);
         }
     }
 
