@@ -33,10 +33,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PtierInvariantTest {
     private static final int KEYS = 3000;
     /**
-     * A level holds overlapping tables when a push moves tables beside others instead of merging them,
-     * which the planner does when the tables it would merge with are busy in another compaction. Since
-     * compactions read their inputs ahead they finish too fast on a quiet machine for that to happen in
-     * this short run, so each is made to take a few milliseconds more, as a slower disk would.
+     * A level holds overlapping tables between a push that moves tables in beside others and the merge
+     * that removes the overlap (read-triggered, or the next push). Since compactions read their inputs
+     * ahead, they ran so fast on a quiet machine that in this short run no version with an overlap was
+     * ever current when the writer looked; each is made to take a few milliseconds more, as a slower
+     * disk would, so that the invariants are checked on such versions.
      */
     private static final EventListener SLOW_COMPACTIONS = new EventListener() {
         @Override
@@ -81,8 +82,7 @@ class PtierInvariantTest {
                     checkVersion(v, "op " + op);
                     checked = v;
                     versionsChecked++;
-                    // Every version, not a sample: compactions now merge a level's overlaps away within
-                    // a few hundred operations, so a state seen only every 400 missed them all.
+                    // Every version the writer sees, not one per 400 operations: overlaps are short-lived.
                     for (int level = 1; level < v.numLevels(); level++) {
                         if (!v.files(level).isEmpty()) {
                             deepest = Math.max(deepest, level);
