@@ -441,6 +441,11 @@ public final class EngineImpl implements Engine {
         return compactions.idle();
     }
 
+    /** Deletes obsolete files now, as the sweep queued after a compaction would (tests). */
+    void sweepObsoleteFiles() throws IOException {
+        obsoleteFiles.sweep(false);
+    }
+
     /** Live snapshots (tests). */
     int snapshotCount() {
         return ctx.snapshots.size();
