@@ -243,36 +243,32 @@ public final class TableReader implements OpenTable {
      * alone (nothing allocated), or verified from the file.
      */
     Block dataBlock(BlockIterator indexEntry, boolean fillCache) throws IOException {
-        Block block = cache.get(fileNumber, indexEntry.handleOffset());
-        if (block != null) {
-            counters.blockCacheHits.increment();
-            return block;
-        }
-        return loadDataBlock(indexEntry.handle(), fillCache);
+        return dataBlock(indexEntry, fillCache, null);
     }
 
     /**
-     * {@link #dataBlock(BlockIterator, boolean)} for an iterator that walks the blocks in order and reads
-     * the file through {@code ahead}.
+     * {@link #dataBlock(BlockIterator, boolean)}, reading the file through {@code ahead} when it is not
+     * null (an iterator that walks the blocks in order).
      */
     Block dataBlock(BlockIterator indexEntry, boolean fillCache, Readahead ahead) throws IOException {
         Block block = cache.get(fileNumber, indexEntry.handleOffset());
         if (block != null) {
             counters.blockCacheHits.increment();
-            ahead.cacheHit();
+            if (ahead != null) {
+                ahead.cacheHit();
+            }
             return block;
         }
-        BlockHandle handle = checkedHandle(indexEntry.handle());
-        block = readDataBlock(handle, ahead);
-        if (fillCache) {
-            cache.put(fileNumber, handle.offset(), block);
-        }
-        return block;
+        return loadDataBlock(indexEntry.handle(), fillCache, ahead);
     }
 
     /** Reads the data block at {@code handle} from the file (it was not in the cache), caching it if asked to. */
     Block loadDataBlock(BlockHandle handle, boolean fillCache) throws IOException {
-        Block block = readDataBlock(checkedHandle(handle), null);
+        return loadDataBlock(handle, fillCache, null);
+    }
+
+    private Block loadDataBlock(BlockHandle handle, boolean fillCache, Readahead ahead) throws IOException {
+        Block block = readDataBlock(checkedHandle(handle), ahead);
         if (fillCache) {
             cache.put(fileNumber, handle.offset(), block);
         }
@@ -323,17 +319,14 @@ public final class TableReader implements OpenTable {
      * on) compressed.
      */
     private Block readDataBlock(BlockHandle handle, Readahead ahead) throws IOException {
-        byte[] b;
-        if (ahead == null) {
-            b = readChecked(file, path, handle, counters);
-        } else {
-            int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
-            try {
-                b = checked(ahead.read(file, handle.offset(), length, dataEnd), path, handle, counters);
-            } catch (EOFException e) {
-                throw new CorruptionException(path, handle.offset(), "file ends inside a " + length + "-byte read", e);
-            }
+        int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
+        byte[] read;
+        try {
+            read = ahead == null ? file.read(handle.offset(), length) : ahead.read(file, handle.offset(), length, dataEnd);
+        } catch (EOFException e) {
+            throw new CorruptionException(path, handle.offset(), "file ends inside a " + length + "-byte read", e);
         }
+        byte[] b = checked(read, path, handle, counters);
         byte type = b[handle.size()];
         if (!compressedBlocks && type != TableFormat.BLOCK_TYPE_RAW) {
             throw new CorruptionException(path, handle.offset() + handle.size(), "unknown block type " + type);
