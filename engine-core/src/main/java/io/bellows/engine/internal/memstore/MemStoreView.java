@@ -3,6 +3,7 @@ package io.bellows.engine.internal.memstore;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.table.BloomFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
@@ -28,8 +29,22 @@ public final class MemStoreView implements AutoCloseable {
     }
 
     public boolean get(byte[] key, long seq, Lookup out) {
+        long hash = 0;
+        boolean hashed = false;
         for (int i = 0; i < segments.size(); i++) {
-            if (segments.get(i).get(key, seq, out)) {
+            Segment s = segments.get(i);
+            boolean found;
+            if (s instanceof FlatSegment) {
+                // One hash per get serves the filters of every flat segment of the pipeline.
+                if (!hashed) {
+                    hash = BloomFilter.hash(key);
+                    hashed = true;
+                }
+                found = ((FlatSegment) s).get(key, hash, seq, out);
+            } else {
+                found = s.get(key, seq, out);
+            }
+            if (found) {
                 return true;
             }
         }

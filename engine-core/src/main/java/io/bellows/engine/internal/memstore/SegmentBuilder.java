@@ -6,6 +6,7 @@ import io.bellows.engine.internal.memstore.spi.Retention;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -25,12 +26,10 @@ final class SegmentBuilder {
     /** One flat index over all cells of {@code segments}; no cell is copied or dropped. */
     static FlatSegment merge(List<Segment> segments) {
         List<SegmentMemory> memory = new ArrayList<>();
-        long n = 0;
         for (Segment s : segments) {
             memory.addAll(s.memory());
-            n += s.entries();
         }
-        return new FlatSegment(toArray(merged(segments), n), List.copyOf(memory));
+        return new FlatSegment(mergedRun(segments), List.copyOf(memory));
     }
 
     /**
@@ -38,26 +37,27 @@ final class SegmentBuilder {
      * into {@code out} (null: they keep their own arrays).
      */
     static Compacted compact(List<Segment> segments, Retention retention, Mslab out) {
-        long n = 0;
-        for (Segment s : segments) {
-            n += s.entries();
-        }
-        List<Cell> kept = new ArrayList<>((int) Math.min(n, Integer.MAX_VALUE - 8));
+        CellRun all = mergedRun(segments);
+        Cell[] kept = new Cell[all.length()];
+        long[] keptHashes = new long[all.length()];
+        int k = 0;
         long droppedCells = 0;
         long droppedBytes = 0;
         Cell prev = null;
-        for (Iterator<Cell> it = merged(segments); it.hasNext(); ) {
-            Cell c = it.next();
+        for (int i = 0; i < all.length(); i++) {
+            Cell c = all.cells[i];
             boolean keep = retention.keep(prev != null && prev.sameKey(c), c.sequence);
             prev = c;
             if (keep) {
-                kept.add(out == null ? c : out.copyOf(c));
+                keptHashes[k] = all.hashes[i];
+                kept[k++] = out == null ? c : out.copyOf(c);
             } else {
                 droppedCells++;
                 droppedBytes += c.dataSize();
             }
         }
-        FlatSegment seg = new FlatSegment(kept.toArray(new Cell[0]), out == null ? List.of() : List.of(out));
+        CellRun survivors = CellRun.of(Arrays.copyOf(kept, k), Arrays.copyOf(keptHashes, k));
+        FlatSegment seg = new FlatSegment(survivors, out == null ? List.of() : List.of(out));
         return new Compacted(seg, droppedCells, droppedBytes);
     }
 
@@ -94,47 +94,23 @@ final class SegmentBuilder {
         };
     }
 
-    /** All cells of {@code segments} in internal-key order (sequences are unique across segments). */
-    static Iterator<Cell> merged(List<Segment> segments) {
-        if (segments.size() == 1) {
-            return cellsOf(segments.get(0));
-        }
-        PriorityQueue<Head> heap = new PriorityQueue<>(segments.size(), (a, b) -> Cell.compare(a.cell, b.cell));
+    /**
+     * All cells of {@code segments} in internal-key order (sequences are unique across segments), with
+     * their figures. The two shortest runs are merged first, as in a Huffman tree, so each cell is moved
+     * about log(segments) times at most and the large segment only once.
+     */
+    static CellRun mergedRun(List<Segment> segments) {
+        PriorityQueue<CellRun> runs = new PriorityQueue<>(Math.max(1, segments.size()),
+                (a, b) -> Integer.compare(a.length(), b.length()));
         for (Segment s : segments) {
-            Iterator<Cell> it = cellsOf(s);
-            if (it.hasNext()) {
-                heap.add(new Head(it, it.next()));
-            }
+            runs.add(s instanceof FlatSegment ? ((FlatSegment) s).run() : CellRun.of(toArray(cellsOf(s), s.entries())));
         }
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return !heap.isEmpty();
-            }
-
-            @Override
-            public Cell next() {
-                Head h = heap.poll();
-                if (h == null) {
-                    throw new NoSuchElementException();
-                }
-                Cell c = h.cell;
-                if (h.it.hasNext()) {
-                    h.cell = h.it.next();
-                    heap.add(h);
-                }
-                return c;
-            }
-        };
-    }
-
-    private static final class Head {
-        final Iterator<Cell> it;
-        Cell cell;
-
-        Head(Iterator<Cell> it, Cell cell) {
-            this.it = it;
-            this.cell = cell;
+        if (runs.isEmpty()) {
+            return CellRun.of(new Cell[0]);
         }
+        while (runs.size() > 1) {
+            runs.add(CellRun.merge(runs.poll(), runs.poll()));
+        }
+        return runs.poll();
     }
 }
