@@ -2,6 +2,7 @@ package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.BloomFilter;
+import java.util.Arrays;
 
 /**
  * A sorted array of cells with the figures a flat segment reports about them, and the merge of two such
@@ -15,14 +16,26 @@ import io.bellows.engine.internal.table.BloomFilter;
  * profile of a Kafka Streams aggregation had the in-memory thread as busy as the stream thread itself
  * (docs/benchmarks.md, "Kafka Streams"). Galloping (TimSort's) finds where each cell of the small run
  * goes in a few comparisons and copies the large run's cells between them with {@code arraycopy}.
+ *
+ * <p>Why the prefixes: each comparison of a search into the large run otherwise reads a cell object
+ * and then its key bytes, two cache misses at random places of the heap, and the merge is bound by
+ * them. Every key of a run shares the run's first {@link #prefixOffset} bytes (the common prefix of
+ * its first and last key), so the next eight bytes, kept in a {@code long[]} beside the cells, order
+ * two keys of the run whenever they differ there; only ties read the keys.
  */
 final class CellRun {
+    private static final CellRun EMPTY = new CellRun(new Cell[0], new long[0], new long[0], 0, 0, 0, 0,
+            Long.MAX_VALUE, 0, 0);
+
     final Cell[] cells;
     /**
      * {@link BloomFilter#hash} of each cell's key, kept beside the cells so that the filter of a merged
      * segment is built from a sequential array instead of from every key's bytes again.
      */
     final long[] hashes;
+    /** Bytes [prefixOffset, prefixOffset + 8) of each key, big-endian, zero-padded: unsigned order is key order. */
+    final long[] prefixes;
+    final int prefixOffset;
     /** Key and value bytes. */
     final long dataSize;
     /** Heap of the cells and their index entries, without the segment's fixed overhead. */
@@ -32,10 +45,12 @@ final class CellRun {
     final long maxSequence;
     final int uniqueKeys;
 
-    private CellRun(Cell[] cells, long[] hashes, long dataSize, long cellHeap, long tombstones, long minSequence, long maxSequence,
-            int uniqueKeys) {
+    private CellRun(Cell[] cells, long[] hashes, long[] prefixes, int prefixOffset, long dataSize, long cellHeap,
+            long tombstones, long minSequence, long maxSequence, int uniqueKeys) {
         this.cells = cells;
         this.hashes = hashes;
+        this.prefixes = prefixes;
+        this.prefixOffset = prefixOffset;
         this.dataSize = dataSize;
         this.cellHeap = cellHeap;
         this.tombstones = tombstones;
@@ -56,6 +71,9 @@ final class CellRun {
 
     /** As {@link #of(Cell[])}, with the cells' key hashes already known. */
     static CellRun of(Cell[] cells, long[] hashes) {
+        if (cells.length == 0) {
+            return EMPTY;
+        }
         long data = 0;
         long heap = 0;
         long min = Long.MAX_VALUE;
@@ -76,7 +94,8 @@ final class CellRun {
             }
             prev = c;
         }
-        return new CellRun(cells, hashes, data, heap, tombstones, min, max, unique);
+        int offset = commonPrefix(cells[0], cells[cells.length - 1]);
+        return new CellRun(cells, hashes, prefixes(cells, offset), offset, data, heap, tombstones, min, max, unique);
     }
 
     /** Heap of one cell in a flat segment: its bytes, object and index entry, and its arrays' headers if it owns them. */
@@ -93,30 +112,43 @@ final class CellRun {
      * segments). Unique keys are those of both less the keys found in both.
      */
     static CellRun merge(CellRun x, CellRun y) {
-        CellRun bigRun = x.length() >= y.length() ? x : y;
-        CellRun smallRun = bigRun == x ? y : x;
+        if (x.length() == 0 || y.length() == 0) {
+            return x.length() == 0 ? y : x;
+        }
+        Cell first = Cell.compare(x.cells[0], y.cells[0]) < 0 ? x.cells[0] : y.cells[0];
+        Cell last = Cell.compare(x.cells[x.length() - 1], y.cells[y.length() - 1]) > 0 ? x.cells[x.length() - 1]
+                : y.cells[y.length() - 1];
+        int offset = commonPrefix(first, last);
+        CellRun bigRun = (x.length() >= y.length() ? x : y).withPrefixOffset(offset);
+        CellRun smallRun = (x.length() >= y.length() ? y : x).withPrefixOffset(offset);
         Cell[] big = bigRun.cells;
         long[] bigHashes = bigRun.hashes;
+        long[] bigPrefixes = bigRun.prefixes;
         Cell[] small = smallRun.cells;
         Cell[] out = new Cell[big.length + small.length];
         long[] outHashes = new long[out.length];
+        long[] outPrefixes = new long[out.length];
         int shared = 0;
         int b = 0;
         int o = 0;
         Cell prev = null;
         for (int i = 0; i < small.length; i++) {
             Cell s = small[i];
-            int j = gallop(big, b, s);
+            long p = smallRun.prefixes[i];
+            int j = gallop(big, bigPrefixes, b, s, p);
             System.arraycopy(big, b, out, o, j - b);
             System.arraycopy(bigHashes, b, outHashes, o, j - b);
+            System.arraycopy(bigPrefixes, b, outPrefixes, o, j - b);
             o += j - b;
             b = j;
             outHashes[o] = smallRun.hashes[i];
+            outPrefixes[o] = p;
             out[o++] = s;
             // The first version of each key of the small run looks for that key among its big neighbours:
             // versions of one key are adjacent in the merged order, so if big holds the key, one of them is.
             if (prev == null || !prev.sameKey(s)) {
-                if ((j > 0 && big[j - 1].sameKey(s)) || (j < big.length && big[j].sameKey(s))) {
+                if ((j > 0 && bigPrefixes[j - 1] == p && big[j - 1].sameKey(s))
+                        || (j < big.length && bigPrefixes[j] == p && big[j].sameKey(s))) {
                     shared++;
                 }
             }
@@ -124,15 +156,31 @@ final class CellRun {
         }
         System.arraycopy(big, b, out, o, big.length - b);
         System.arraycopy(bigHashes, b, outHashes, o, big.length - b);
-        return new CellRun(out, outHashes, x.dataSize + y.dataSize, x.cellHeap + y.cellHeap, x.tombstones + y.tombstones,
-                Math.min(x.minSequence, y.minSequence), Math.max(x.maxSequence, y.maxSequence),
-                x.uniqueKeys + y.uniqueKeys - shared);
+        System.arraycopy(bigPrefixes, b, outPrefixes, o, big.length - b);
+        return new CellRun(out, outHashes, outPrefixes, offset, x.dataSize + y.dataSize, x.cellHeap + y.cellHeap,
+                x.tombstones + y.tombstones, Math.min(x.minSequence, y.minSequence),
+                Math.max(x.maxSequence, y.maxSequence), x.uniqueKeys + y.uniqueKeys - shared);
     }
 
-    /** The first index at or after {@code from} whose cell orders after {@code c}: exponential, then binary search. */
-    static int gallop(Cell[] a, int from, Cell c) {
+    /**
+     * This run with its prefixes taken at {@code offset}, which is at most its own (a merge's range is
+     * at least as wide as each input's); a fresh pass over the keys only when it is smaller.
+     */
+    private CellRun withPrefixOffset(int offset) {
+        if (offset == prefixOffset) {
+            return this;
+        }
+        return new CellRun(cells, hashes, prefixes(cells, offset), offset, dataSize, cellHeap, tombstones, minSequence,
+                maxSequence, uniqueKeys);
+    }
+
+    /**
+     * The first index at or after {@code from} whose cell orders after {@code c} (whose prefix in this
+     * run is {@code p}): exponential, then binary search.
+     */
+    static int gallop(Cell[] a, long[] prefixes, int from, Cell c, long p) {
         int n = a.length;
-        if (from >= n || Cell.compare(a[from], c) > 0) {
+        if (from >= n || compare(a, prefixes, from, c, p) > 0) {
             return from;
         }
         int lo = from;
@@ -144,7 +192,7 @@ final class CellRun {
                 hi = n;
                 break;
             }
-            if (Cell.compare(a[hi], c) > 0) {
+            if (compare(a, prefixes, hi, c, p) > 0) {
                 break;
             }
             lo = hi;
@@ -154,12 +202,42 @@ final class CellRun {
         lo++;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (Cell.compare(a[mid], c) < 0) {
+            if (compare(a, prefixes, mid, c, p) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
         return lo;
+    }
+
+    private static int compare(Cell[] a, long[] prefixes, int i, Cell c, long p) {
+        int byPrefix = Long.compareUnsigned(prefixes[i], p);
+        return byPrefix != 0 ? byPrefix : Cell.compare(a[i], c);
+    }
+
+    private static long[] prefixes(Cell[] cells, int offset) {
+        long[] out = new long[cells.length];
+        for (int i = 0; i < cells.length; i++) {
+            out[i] = prefixAt(cells[i], offset);
+        }
+        return out;
+    }
+
+    /** Key bytes [offset, offset + 8) as a big-endian long, zero-padded past the key's end. */
+    static long prefixAt(Cell c, int offset) {
+        long v = 0;
+        int n = Math.min(8, c.keyLen - offset);
+        int base = c.keyOff + offset;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (i < n ? c.keyBuf[base + i] & 0xffL : 0);
+        }
+        return v;
+    }
+
+    /** Length of the common prefix of two cells' keys. */
+    private static int commonPrefix(Cell a, Cell b) {
+        int m = Arrays.mismatch(a.keyBuf, a.keyOff, a.keyOff + a.keyLen, b.keyBuf, b.keyOff, b.keyOff + b.keyLen);
+        return m < 0 ? a.keyLen : m;
     }
 }

@@ -19,8 +19,8 @@ import java.util.List;
  * <p>Thread safety: immutable after construction; safely published through the MemStore state.
  */
 final class FlatSegment implements ImmutableSegment, CellSource {
-    /** Heap of one index entry: a compressed reference, and the key's hash kept for the filter of a merge. */
-    static final int INDEX_ENTRY = 4 + 8;
+    /** Heap of one index entry: a compressed reference, and the key's hash and prefix a merge uses (CellRun). */
+    static final int INDEX_ENTRY = 4 + 8 + 8;
     /**
      * Bits per key of the segment's Bloom filter (1% false positives). A get probes every flat segment
      * of the pipeline, newest first, and most gets of a large store find their key in none of them: the

@@ -21,6 +21,26 @@ class CellRunTest {
         return String.format("k%05d", i).getBytes();
     }
 
+    /**
+     * Keys of several lengths where some are prefixes of others and some differ only past eight bytes
+     * or in a trailing 0x00 or 0xff, so that the merge's prefix comparisons tie and pad.
+     */
+    private static byte[] mixedKey(int i) {
+        byte[] base = key(i / 4);
+        switch (i % 4) {
+            case 0:
+                return base;
+            case 1:
+                return Arrays.copyOf(base, base.length + 1);
+            case 2:
+                byte[] k = Arrays.copyOf(base, base.length + 9);
+                Arrays.fill(k, base.length, k.length, (byte) 0xff);
+                return k;
+            default:
+                return Arrays.copyOf(base, 1 + (i / 4) % base.length);
+        }
+    }
+
     /** Segments of very different sizes over one key space, so keys recur across and within them. */
     @Test
     void mergeMatchesSortAndRecount() {
@@ -38,7 +58,7 @@ class CellRunTest {
                 for (int i = 0; i < size; i++) {
                     boolean delete = rnd.nextInt(6) == 0;
                     seq += 1 + rnd.nextInt(2);
-                    skip.add(key(rnd.nextInt(keySpace)), seq, delete ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT,
+                    skip.add(mixedKey(rnd.nextInt(keySpace)), seq, delete ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT,
                             delete ? null : ("v" + seq).getBytes());
                 }
                 skip.cells().forEachRemaining(all::add);
@@ -66,8 +86,10 @@ class CellRunTest {
     @Test
     void gallopFindsTheFirstCellAfter() {
         Cell[] a = new Cell[100];
+        long[] prefixes = new long[a.length];
         for (int i = 0; i < a.length; i++) {
             a[i] = Cell.of(key(2 * i), 1000 + i, InternalKeys.KIND_PUT, new byte[0]);
+            prefixes[i] = CellRun.prefixAt(a[i], 0);
         }
         for (int from = 0; from <= a.length; from += 7) {
             for (int k = -1; k <= 2 * a.length + 1; k++) {
@@ -76,7 +98,7 @@ class CellRunTest {
                 while (expected < a.length && Cell.compare(a[expected], probe) < 0) {
                     expected++;
                 }
-                assertEquals(expected, CellRun.gallop(a, from, probe), "from " + from + " key " + k);
+                assertEquals(expected, CellRun.gallop(a, prefixes, from, probe, CellRun.prefixAt(probe, 0)), "from " + from + " key " + k);
             }
         }
     }
