@@ -15,7 +15,7 @@ import java.util.List;
  * over the same records, nothing copied), or by compacting them (survivors copied into a fresh MSLAB).
  * The merge walks its inputs in internal-key order without allocating per entry: each input is a
  * cursor over records in place, and the smallest is found by a linear scan, since a pipeline holds a
- * handful of segments.
+ * handful of segments; the largest serialized input is not walked but galloped into (mergeInto).
  *
  * <p>Builders run on the in-memory compaction thread and never wait for chunks: when the pool is
  * exhausted they fail with a {@link io.bellows.engine.MemoryLimitException}, release what they took,
@@ -31,7 +31,16 @@ final class SerializedBuilder {
 
     /** One serialized index over every record of {@code segments}; shares their data memory. */
     static SerializedSegment merge(ChunkPool pool, List<Segment> segments) {
-        Inputs in = new Inputs(segments);
+        SerializedSegment largest = null;
+        for (Segment s : segments) {
+            if (s instanceof SerializedSegment && (largest == null || s.entries() > largest.entries())) {
+                largest = (SerializedSegment) s;
+            }
+        }
+        if (segments.size() > 1 && largest != null) {
+            return mergeInto(pool, largest, segments);
+        }
+        Inputs in = new Inputs(segments, null);
         IndexChunks index = new IndexChunks(pool, false);
         try {
             Stats st = new Stats();
@@ -39,21 +48,125 @@ final class SerializedBuilder {
                 st.add(c, in.sameKeyAsPrevious);
                 index.append(c.base + c.chunkNo, c.record, c.trailer);
             }
-            index.seal();
-            for (SegmentMemory m : in.dataMemory) {
-                m.retain();
-            }
-            return new SerializedSegment(in.table(), index, List.copyOf(in.dataMemory), st.dataSize, st.minSeq,
-                    st.maxSeq, st.uniqueKeys);
+            return seal(in, index, st.dataSize, st.minSeq, st.maxSeq, st.uniqueKeys);
         } catch (RuntimeException | Error e) {
             index.release();
             throw e;
         }
     }
 
+    /**
+     * Merges the other inputs into {@code big}, the largest serialized one, without reading its records:
+     * each entry of the others finds its place in big's index by galloping (exponential, then binary
+     * search), and big's entries between places are copied from its index as they are. Big's data
+     * chunks come first in the merged table, so its entries keep their chunk numbers, and its figures
+     * carry over. A linear merge of all inputs read every record of big at every merge, and the
+     * pipeline's big segment is merged again each time S segments pile up in front of it (a profile of
+     * a 3M-put fill had the in-memory thread busier than the writer, all of it comparing keys).
+     */
+    private static SerializedSegment mergeInto(ChunkPool pool, SerializedSegment big, List<Segment> segments) {
+        List<Segment> others = new ArrayList<>(segments.size() - 1);
+        for (Segment s : segments) {
+            if (s != big) {
+                others.add(s);
+            }
+        }
+        Inputs in = new Inputs(others, big);
+        IndexChunks index = new IndexChunks(pool, false);
+        try {
+            Stats st = new Stats();
+            long shared = 0;
+            int b = 0;
+            int n = big.size();
+            for (Cursor c; (c = in.next()) != null; ) {
+                int j = gallop(big, b, c);
+                for (; b < j; b++) {
+                    index.append(big.chunkNo(b), big.record(b), big.trailer(b));
+                }
+                // A key's versions are adjacent in the merged order: if big holds it, a neighbour has it.
+                if (!in.sameKeyAsPrevious && (sameKey(big, j - 1, c) || sameKey(big, j, c))) {
+                    shared++;
+                }
+                st.add(c, in.sameKeyAsPrevious);
+                index.append(c.base + c.chunkNo, c.record, c.trailer);
+            }
+            for (; b < n; b++) {
+                index.append(big.chunkNo(b), big.record(b), big.trailer(b));
+            }
+            return seal(in, index, big.dataSize() + st.dataSize, Math.min(big.minSequence(), st.minSeq),
+                    Math.max(big.maxSequence(), st.maxSeq), big.uniqueKeys() + st.uniqueKeys - shared);
+        } catch (RuntimeException | Error e) {
+            index.release();
+            throw e;
+        }
+    }
+
+    private static SerializedSegment seal(Inputs in, IndexChunks index, long dataSize, long minSeq, long maxSeq,
+            long uniqueKeys) {
+        index.seal();
+        for (SegmentMemory m : in.dataMemory) {
+            m.retain();
+        }
+        return new SerializedSegment(in.table(), index, List.copyOf(in.dataMemory), dataSize, minSeq, maxSeq,
+                uniqueKeys);
+    }
+
+    /** The first index at or after {@code from} whose entry orders after {@code c}'s. */
+    private static int gallop(SerializedSegment a, int from, Cursor c) {
+        int n = a.size();
+        if (from >= n || compare(a, from, c) > 0) {
+            return from;
+        }
+        int lo = from;
+        int step = 1;
+        int hi;
+        while (true) {
+            hi = lo + step;
+            if (hi >= n) {
+                hi = n;
+                break;
+            }
+            if (compare(a, hi, c) > 0) {
+                break;
+            }
+            lo = hi;
+            step <<= 1;
+        }
+        // Entry lo orders before c; entry hi after it, or hi == n.
+        lo++;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(a, mid, c) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private static int compare(SerializedSegment a, int i, Cursor c) {
+        ByteBuf buf = a.buf(i);
+        int rec = a.record(i);
+        int k = OffHeapKeys.compare(buf, rec + OffHeapMslab.HEADER, OffHeapMslab.keyLength(buf, rec), c.buf,
+                c.record + OffHeapMslab.HEADER, c.keyLen);
+        return k != 0 ? k : Long.compare(InternalKeys.sequence(c.trailer), InternalKeys.sequence(a.trailer(i)));
+    }
+
+    private static boolean sameKey(SerializedSegment a, int i, Cursor c) {
+        if (i < 0 || i >= a.size()) {
+            return false;
+        }
+        ByteBuf buf = a.buf(i);
+        int rec = a.record(i);
+        int len = OffHeapMslab.keyLength(buf, rec);
+        return len == c.keyLen
+                && OffHeapKeys.compare(buf, rec + OffHeapMslab.HEADER, len, c.buf, c.record + OffHeapMslab.HEADER, len) == 0;
+    }
+
     /** Merges {@code segments}, copying the versions {@code retention} keeps into fresh memory. */
     static Compacted compact(ChunkPool pool, List<Segment> segments, Retention retention) {
-        Inputs in = new Inputs(segments);
+        Inputs in = new Inputs(segments, null);
         IndexChunks index = new IndexChunks(pool, false);
         OffHeapMslab out = new OffHeapMslab(pool, false);
         try {
@@ -115,7 +228,12 @@ final class SerializedBuilder {
         private int prevKeyLen;
         private Cursor pending;
 
-        Inputs(List<Segment> segments) {
+        /** @param first a segment whose data chunks lead the table but which gets no cursor (null: none) */
+        Inputs(List<Segment> segments, SerializedSegment first) {
+            if (first != null) {
+                table.addAll(List.of(first.dataChunks()));
+                dataMemory.addAll(first.dataMemory());
+            }
             cursors = new Cursor[segments.size()];
             for (int i = 0; i < cursors.length; i++) {
                 Segment s = segments.get(i);

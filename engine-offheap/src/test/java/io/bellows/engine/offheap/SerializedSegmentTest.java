@@ -110,6 +110,14 @@ class SerializedSegmentTest {
         ImmutableSegment half2 = layout.merge(List.of(flat.get(2), flat.get(3)));
         ImmutableSegment again = layout.merge(List.of(half1, half2));
         assertHolds(all, again, ctx + " merge of merges");
+        assertEquals(ModelCells.uniqueKeys(all), again.uniqueKeys(), ctx + " merge of merges uniqueKeys");
+        // A large serialized input with smaller ones of both kinds in front: the others gallop into it.
+        ImmutableSegment intoLarge = layout.merge(List.of(pipeline.get(0), flat.get(1), half2));
+        assertHolds(all, intoLarge, ctx + " merged into the largest");
+        assertEquals(ModelCells.uniqueKeys(all), intoLarge.uniqueKeys(), ctx + " merged into the largest uniqueKeys");
+        assertEquals(all.stream().mapToLong(Entry::dataSize).sum(), intoLarge.dataSize(), ctx + " dataSize");
+        assertEquals(all.size(), intoLarge.entries(), ctx + " entries");
+        assertLookups(all, intoLarge, gen, rnd, ctx + " merged into the largest");
 
         // Compact with read points spread over the sequences written.
         long last = gen.lastSequence();
@@ -133,7 +141,7 @@ class SerializedSegmentTest {
         assertHolds(retained(all, new long[0], last), newest.segment(), ctx + " newest only");
         release(newest.segment());
 
-        for (Segment s : List.of(merged, half1, half2, again)) {
+        for (Segment s : List.of(merged, half1, half2, again, intoLarge)) {
             release(s);
         }
         flat.forEach(ModelCells::release);
