@@ -2,6 +2,7 @@ package io.bellows.engine.offheap;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.spi.Compacted;
+import io.bellows.engine.internal.memstore.spi.Gallop;
 import io.bellows.engine.internal.memstore.spi.Retention;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
@@ -75,11 +76,12 @@ final class SerializedBuilder {
         IndexChunks index = new IndexChunks(pool, false);
         try {
             Stats st = new Stats();
+            EntryGallop search = new EntryGallop(big);
             long shared = 0;
             int b = 0;
             int n = big.size();
             for (Cursor c; (c = in.next()) != null; ) {
-                int j = gallop(big, b, c);
+                int j = search.target(c).firstAfter(b, n);
                 for (; b < j; b++) {
                     index.append(big.chunkNo(b), big.record(b), big.trailer(b));
                 }
@@ -111,46 +113,29 @@ final class SerializedBuilder {
                 uniqueKeys);
     }
 
-    /** The first index at or after {@code from} whose entry orders after {@code c}'s. */
-    private static int gallop(SerializedSegment a, int from, Cursor c) {
-        int n = a.size();
-        if (from >= n || compare(a, from, c) > 0) {
-            return from;
-        }
-        int lo = from;
-        int step = 1;
-        int hi;
-        while (true) {
-            hi = lo + step;
-            if (hi >= n) {
-                hi = n;
-                break;
-            }
-            if (compare(a, hi, c) > 0) {
-                break;
-            }
-            lo = hi;
-            step <<= 1;
-        }
-        // Entry lo orders before c; entry hi after it, or hi == n.
-        lo++;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compare(a, mid, c) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
+    /** A galloping search over the large input's entries, reused for every entry placed in it. */
+    private static final class EntryGallop extends Gallop {
+        private final SerializedSegment a;
+        private Cursor target;
 
-    private static int compare(SerializedSegment a, int i, Cursor c) {
-        ByteBuf buf = a.buf(i);
-        int rec = a.record(i);
-        int k = OffHeapKeys.compare(buf, rec + OffHeapMslab.HEADER, OffHeapMslab.keyLength(buf, rec), c.buf,
-                c.record + OffHeapMslab.HEADER, c.keyLen);
-        return k != 0 ? k : Long.compare(InternalKeys.sequence(c.trailer), InternalKeys.sequence(a.trailer(i)));
+        EntryGallop(SerializedSegment a) {
+            this.a = a;
+        }
+
+        EntryGallop target(Cursor c) {
+            target = c;
+            return this;
+        }
+
+        @Override
+        protected int compareAt(int i) {
+            ByteBuf buf = a.buf(i);
+            int rec = a.record(i);
+            Cursor c = target;
+            int k = OffHeapKeys.compare(buf, rec + OffHeapMslab.HEADER, OffHeapMslab.keyLength(buf, rec), c.buf,
+                    c.record + OffHeapMslab.HEADER, c.keyLen);
+            return k != 0 ? k : Long.compare(InternalKeys.sequence(c.trailer), InternalKeys.sequence(a.trailer(i)));
+        }
     }
 
     private static boolean sameKey(SerializedSegment a, int i, Cursor c) {

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.memstore.spi.Gallop;
 import io.bellows.engine.internal.table.BloomFilter;
 import java.util.Arrays;
 
@@ -128,6 +129,7 @@ final class CellRun {
         Cell[] out = new Cell[big.length + small.length];
         long[] outHashes = new long[out.length];
         long[] outPrefixes = new long[out.length];
+        CellGallop search = new CellGallop(big, bigPrefixes);
         int shared = 0;
         int b = 0;
         int o = 0;
@@ -135,7 +137,7 @@ final class CellRun {
         for (int i = 0; i < small.length; i++) {
             Cell s = small[i];
             long p = smallRun.prefixes[i];
-            int j = gallop(big, bigPrefixes, b, s, p);
+            int j = search.target(s, p).firstAfter(b, big.length);
             System.arraycopy(big, b, out, o, j - b);
             System.arraycopy(bigHashes, b, outHashes, o, j - b);
             System.arraycopy(bigPrefixes, b, outPrefixes, o, j - b);
@@ -176,39 +178,34 @@ final class CellRun {
 
     /**
      * The first index at or after {@code from} whose cell orders after {@code c} (whose prefix in this
-     * run is {@code p}): exponential, then binary search.
+     * run is {@code p}): one search, where a merge reuses one {@link CellGallop} for all of its cells.
      */
     static int gallop(Cell[] a, long[] prefixes, int from, Cell c, long p) {
-        int n = a.length;
-        if (from >= n || compare(a, prefixes, from, c, p) > 0) {
-            return from;
+        return new CellGallop(a, prefixes).target(c, p).firstAfter(from, a.length);
+    }
+
+    /** A galloping search over one run's cells, reused for every cell placed in it. */
+    private static final class CellGallop extends Gallop {
+        private final Cell[] cells;
+        private final long[] prefixes;
+        private Cell target;
+        private long targetPrefix;
+
+        CellGallop(Cell[] cells, long[] prefixes) {
+            this.cells = cells;
+            this.prefixes = prefixes;
         }
-        int lo = from;
-        int step = 1;
-        int hi;
-        while (true) {
-            hi = lo + step;
-            if (hi >= n) {
-                hi = n;
-                break;
-            }
-            if (compare(a, prefixes, hi, c, p) > 0) {
-                break;
-            }
-            lo = hi;
-            step <<= 1;
+
+        CellGallop target(Cell c, long p) {
+            target = c;
+            targetPrefix = p;
+            return this;
         }
-        // a[lo] orders before c; a[hi] after it, or hi == n.
-        lo++;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compare(a, prefixes, mid, c, p) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+
+        @Override
+        protected int compareAt(int i) {
+            return compare(cells, prefixes, i, target, targetPrefix);
         }
-        return lo;
     }
 
     private static int compare(Cell[] a, long[] prefixes, int i, Cell c, long p) {
