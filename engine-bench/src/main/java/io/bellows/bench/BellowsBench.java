@@ -198,7 +198,7 @@ public final class BellowsBench {
         if (o.engine().kind() == EngineSpec.Kind.BELLOWS) {
             printMemStore(out, r.own(), r.gcMillis(), o.bellowsOptions().memoryLayout());
         }
-        if (o.settleSeconds() > 0 && !r.workload().lookups() && r.workload() != Workload.READSEQ) {
+        if (o.settleSeconds() > 0 && r.workload().settles()) {
             settle(db, o.settleSeconds(), out);
             report.printSettled(r.stats(), db.stats());
         }

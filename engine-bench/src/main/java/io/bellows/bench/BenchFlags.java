@@ -209,6 +209,9 @@ final class BenchFlags {
                 (v, s) -> v.requestDistribution = enumValue("request_distribution", s, KeyDistribution.class));
         add(m, "scan_length", "N", "100", "YCSB scans read a uniform 1..N entries (YCSB's maxscanlength)",
                 (v, s) -> v.scanLength = (int) longIn("scan_length", s, 1, 1_000_000));
+        add(m, "readwritepercent", "PERCENT", "90", "readrandomwriterandom: the share of its operations that are"
+                + " gets (db_bench's flag); the rest are puts",
+                (v, s) -> v.readWritePercent = (int) longIn("readwritepercent", s, 0, 100));
         add(m, "trace", "FILE[,FILE...]", "none", "the traces the replay workloads play, the i-th replay of"
                 + " --benchmarks the i-th file (recorded by Engine.startTrace, EngineOptions.trace or the YCSB"
                 + " binding's bellows.trace)",

@@ -24,6 +24,7 @@ import java.util.List;
  * @param hotspot the hot set of the hotspot distribution
  * @param traces the traces the replay workloads play, the i-th replay of benchmarks the i-th trace
  * @param replaySpeed the replay's speed as a multiple of the recorded one; 0 for as fast as possible
+ * @param readWritePercent the share of readrandomwriterandom's operations that are gets, in percent
  */
 record BenchOptions(
         List<Workload> benchmarks,
@@ -58,7 +59,8 @@ record BenchOptions(
         int sampleMillis,
         KeyDistribution.Hotspot hotspot,
         List<Path> traces,
-        double replaySpeed) {
+        double replaySpeed,
+        int readWritePercent) {
 
     BenchOptions {
         benchmarks = List.copyOf(benchmarks);

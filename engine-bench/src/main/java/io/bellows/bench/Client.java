@@ -24,6 +24,7 @@ final class Client implements Runnable {
     private final int seekNexts;
     private final int scanLength;
     private final int valueSize;
+    private final int readWritePercent;
     private final long readSeqStartKey;
     private final long lo;
     private final long hi;
@@ -38,7 +39,7 @@ final class Client implements Runnable {
 
     /**
      * @param permutation the key order of fillrandom, shared by all threads; null for other workloads
-     * @param random the thread's source of YCSB operation choices and scan lengths
+     * @param random the thread's source of operation choices (YCSB, readrandomwriterandom) and scan lengths
      * @param records how many keys the store holds, [0, records); YCSB inserts take the next number
      * @param stop for a writer that runs until readers finish; null when the share [lo, hi) bounds it
      * @param readSeqStartKey where readseq starts: -1 for the first key, else a key number
@@ -59,6 +60,7 @@ final class Client implements Runnable {
         this.seekNexts = o.seekNexts();
         this.scanLength = o.scanLength();
         this.valueSize = o.valueSize();
+        this.readWritePercent = o.readWritePercent();
         this.readSeqStartKey = readSeqStartKey;
         this.lo = lo;
         this.hi = hi;
@@ -119,6 +121,16 @@ final class Client implements Runnable {
                 for (long i = lo; i < hi; i++) {
                     read(chooser.nextKey());
                 }
+                break;
+            case READRANDOMWRITERANDOM:
+                for (long i = lo; i < hi; i++) {
+                    if (random.nextInt(100) < readWritePercent) {
+                        read(chooser.nextKey());
+                    } else {
+                        put(chooser.nextKey());
+                    }
+                }
+                commitBatch();
                 break;
             case READSEQ:
                 readSeq(hi - lo);

@@ -35,6 +35,7 @@ final class FlagValues {
     long operations = -1;
     KeyDistribution requestDistribution;
     int scanLength = 100;
+    int readWritePercent = 90;
     EngineSpec engineSpec = EngineSpec.parse("bellows");
     String enginesText;
     String baselineText;
@@ -156,7 +157,8 @@ final class FlagValues {
                 keySize, valueSize, threads, distribution, durability, engineOptions, db, useExistingDb, seed,
                 batchSize, seekNexts, histogram, csv, help, settleSeconds, valueSizeMin < 0 ? valueSize : valueSizeMin,
                 operations < 0 ? derived : operations, requestDistribution, scanLength,
-                single, engines, baseline, json, out, progress, sampleMillis, hotspot, traces, replaySpeed);
+                single, engines, baseline, json, out, progress, sampleMillis, hotspot, traces, replaySpeed,
+                readWritePercent);
     }
 
     /** The options of {@code scheme}: those the scheme flags set for LEVELED, FLSM, LSM_TRIE, PTIER and TRIAD. */

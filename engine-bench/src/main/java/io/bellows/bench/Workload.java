@@ -20,6 +20,8 @@ enum Workload {
     DELETERANDOM("deleterandom", false, false, "delete deletes keys drawn from --distribution"),
     READWHILEWRITING("readwhilewriting", false, true,
             "reads gets over --threads readers while one more thread overwrites keys until they finish"),
+    READRANDOMWRITERANDOM("readrandomwriterandom", false, true,
+            "--operations ops on keys drawn from --distribution, each a get with chance --readwritepercent, else a put"),
     YCSB_A("ycsba", YcsbMix.A, "YCSB A, update heavy: 50% reads, 50% updates"),
     YCSB_B("ycsbb", YcsbMix.B, "YCSB B, read mostly: 95% reads, 5% updates"),
     YCSB_C("ycsbc", YcsbMix.C, "YCSB C, read only"),
@@ -65,6 +67,14 @@ enum Workload {
         return lookups;
     }
 
+    /**
+     * Whether --settle_seconds waits for compaction after it: after the db_bench workloads that write
+     * (readrandomwriterandom too), not after the YCSB mixes.
+     */
+    boolean settles() {
+        return this == READRANDOMWRITERANDOM || !lookups && this != READSEQ;
+    }
+
     /** Needs an ordered cursor, which a store without key order (LSM_TRIE) refuses. */
     boolean scans() {
         return this == READSEQ || this == SEEKRANDOM || mix != null && mix.scan() > 0;
@@ -89,6 +99,8 @@ enum Workload {
                 return o.reads();
             case DELETERANDOM:
                 return o.deletes();
+            case READRANDOMWRITERANDOM:
+                return o.operations();
             default:
                 return mix == null ? o.num() : o.operations();
         }

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** YCSB mixes and readwhilewriting, against {@link ModelEngine}. */
+/** YCSB mixes, readwhilewriting and readrandomwriterandom, against {@link ModelEngine}. */
 class YcsbWorkloadTest {
     private static final int NUM = 2000;
 
@@ -84,6 +84,22 @@ class YcsbWorkloadTest {
         assertEquals(NUM / 5, r.ops());
         assertEquals(NUM / 5, r.found());
         assertTrue(model.puts.get() > putsBefore, "the writer wrote while readers read");
+    }
+
+    @Test
+    void readRandomWriteRandomMixesGetsAndPutsByReadWritePercent() {
+        run(Workload.FILLRANDOM);
+        long putsBefore = model.puts.get();
+        long getsBefore = model.gets.get();
+        WorkloadResult r = run(Workload.READRANDOMWRITERANDOM, "--operations=4000", "--readwritepercent=10");
+        long puts = model.puts.get() - putsBefore;
+        long gets = model.gets.get() - getsBefore;
+        assertEquals(4000, r.ops());
+        assertEquals(r.ops(), puts + gets, "every operation a get or a put");
+        assertTrue(gets > 300 && gets < 500, "about 10% gets: " + gets);
+        assertEquals(gets, r.found(), "keys drawn from the loaded range");
+        WorkloadResult allPuts = run(Workload.READRANDOMWRITERANDOM, "--operations=1000", "--readwritepercent=0");
+        assertEquals(0, allPuts.found() + allPuts.notFound());
     }
 
     private WorkloadResult run(Workload w, String... flags) {
