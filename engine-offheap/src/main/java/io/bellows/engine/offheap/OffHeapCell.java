@@ -2,6 +2,7 @@ package io.bellows.engine.offheap;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.iter.Slice;
 import io.netty.buffer.ByteBuf;
 import java.util.Comparator;
 
@@ -92,6 +93,16 @@ final class OffHeapCell {
 
     int valueLength() {
         return OffHeapMslab.valueLength(buf, record);
+    }
+
+    /** Points {@code out} at a copy of the key in {@code scratch}. */
+    void keyView(ScratchView scratch, Slice out) {
+        scratch.copy(buf, keyOffset(), keyLen, out);
+    }
+
+    /** Points {@code out} at a copy of the value in {@code scratch}; empty for a tombstone. */
+    void valueView(ScratchView scratch, Slice out) {
+        scratch.copy(buf, keyOffset() + keyLen, kind == InternalKeys.KIND_PUT ? valueLength() : 0, out);
     }
 
     byte[] key() {

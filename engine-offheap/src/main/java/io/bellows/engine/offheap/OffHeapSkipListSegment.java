@@ -7,6 +7,7 @@ import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.memstore.spi.SegmentCounters;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import io.bellows.engine.internal.memstore.spi.SkipListIterator;
+import io.bellows.engine.internal.iter.Slice;
 import io.netty.buffer.ByteBuf;
 import java.util.Iterator;
 import java.util.List;
@@ -114,6 +115,9 @@ final class OffHeapSkipListSegment implements MutableSegment {
     }
 
     private static final class CellIterator extends SkipListIterator<OffHeapCell> {
+        private final ScratchView keyScratch = new ScratchView(32);
+        private final ScratchView valueScratch = new ScratchView(128);
+
         CellIterator(NavigableSet<OffHeapCell> set) {
             super(set);
         }
@@ -131,6 +135,16 @@ final class OffHeapSkipListSegment implements MutableSegment {
         @Override
         protected byte[] valueOf(OffHeapCell c) {
             return c.value(c.kind == InternalKeys.KIND_PUT);
+        }
+
+        @Override
+        protected void keyView(OffHeapCell c, Slice view) {
+            c.keyView(keyScratch, view);
+        }
+
+        @Override
+        protected void valueView(OffHeapCell c, Slice view) {
+            c.valueView(valueScratch, view);
         }
 
         @Override

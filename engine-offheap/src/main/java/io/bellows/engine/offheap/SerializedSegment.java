@@ -6,6 +6,7 @@ import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.spi.ImmutableSegment;
 import io.bellows.engine.internal.memstore.spi.IndexedIterator;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.iter.Slice;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
@@ -217,6 +218,9 @@ final class SerializedSegment implements ImmutableSegment {
     }
 
     private final class IndexIterator extends IndexedIterator {
+        private final ScratchView keyScratch = new ScratchView(32);
+        private final ScratchView valueScratch = new ScratchView(128);
+
         IndexIterator() {
             super(entries);
         }
@@ -234,6 +238,25 @@ final class SerializedSegment implements ImmutableSegment {
         @Override
         protected byte[] valueAt(int i) {
             return SerializedSegment.this.value(i, kindAt(i));
+        }
+
+        @Override
+        protected void keyView(int i, Slice view) {
+            ByteBuf b = buf(i);
+            int rec = index.record(i);
+            keyScratch.copy(b, rec + OffHeapMslab.HEADER, OffHeapMslab.keyLength(b, rec), view);
+        }
+
+        @Override
+        protected void valueView(int i, Slice view) {
+            if (kindAt(i) != InternalKeys.KIND_PUT) {
+                view.set(null);
+                return;
+            }
+            ByteBuf b = buf(i);
+            int rec = index.record(i);
+            int keyLen = OffHeapMslab.keyLength(b, rec);
+            valueScratch.copy(b, rec + OffHeapMslab.HEADER + keyLen, OffHeapMslab.valueLength(b, rec), view);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction;
 
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,14 @@ public final class Compaction {
     public interface Splitter {
         /** Whether to start a new output table before {@code nextKey}, given the current table's size. */
         boolean splitBefore(byte[] nextKey, long currentTableBytes);
+
+        /**
+         * As {@link #splitBefore(byte[], long)} for a key view valid during the call; this default copies
+         * the key out, a splitter on a hot path compares in place.
+         */
+        default boolean splitBefore(Slice nextKey, long currentTableBytes) {
+            return splitBefore(nextKey.copy(), currentTableBytes);
+        }
 
         /** Called with the first key of each new output table (which {@link #splitBefore} never sees). */
         default void tableStarted(byte[] firstKey) {}

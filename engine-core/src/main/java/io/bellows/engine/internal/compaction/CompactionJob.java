@@ -3,6 +3,7 @@ package io.bellows.engine.internal.compaction;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.VersionEdit;
 import java.io.IOException;
@@ -73,8 +74,12 @@ public final class CompactionJob {
                     splitter.inputRemaining((long) (groupBytes * (1 - (double) Math.min(read, groupEntries) / groupEntries)));
                 }
                 read++;
-                if (pruner.keep(it.key(), it.sequence(), it.kind())) {
-                    outputs.add(it.key(), it.sequence(), it.kind(), it.value());
+                // In place: the merge hands out views of its inputs' blocks, and nothing here keeps them.
+                Slice key = it.keySlice();
+                long seq = it.sequence();
+                int kind = it.kind();
+                if (pruner.keep(key, seq, kind)) {
+                    outputs.add(key, seq, kind, it.valueSlice());
                 }
             }
         }

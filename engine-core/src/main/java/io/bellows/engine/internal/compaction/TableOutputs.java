@@ -5,13 +5,13 @@ import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.table.TableBuilder;
 import io.bellows.engine.internal.table.TableProperties;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -46,8 +46,12 @@ public final class TableOutputs implements TableSink {
 
     private TableBuilder builder;
     private long number;
+    /** The last user key written is lastKey[0, lastKeyLength); none yet when negative. */
     private byte[] lastKey;
+    private int lastKeyLength = -1;
     private long maxSeq;
+    private final Slice keyArg = new Slice();
+    private final Slice valueArg = new Slice();
 
     public TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
             LongAdder bytesWritten, Compaction.Splitter splitter) {
@@ -80,7 +84,13 @@ public final class TableOutputs implements TableSink {
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
-        boolean newKey = lastKey == null || !Arrays.equals(lastKey, key);
+        add(keyArg.set(key), seq, kind, valueArg.set(value));
+    }
+
+    /** Writes the entry straight from the views into the table being built; only the last key is kept. */
+    @Override
+    public void add(Slice key, long seq, int kind, Slice value) throws IOException {
+        boolean newKey = lastKeyLength < 0 || !key.contentEquals(lastKey, lastKeyLength);
         if (builder != null && newKey && splitter != null && splitter.splitBefore(key, builder.estimatedFileSize())) {
             finishCurrent();
         }
@@ -94,13 +104,14 @@ public final class TableOutputs implements TableSink {
                     format.compression());
             maxSeq = 0;
             if (splitter != null) {
-                splitter.tableStarted(key);
+                splitter.tableStarted(key.copy());
             }
         }
         builder.add(key, seq, kind, value);
         maxSeq = Math.max(maxSeq, seq);
         if (newKey) {
-            lastKey = key;
+            lastKey = key.copyInto(lastKey);
+            lastKeyLength = key.length();
             if (annotator != null) {
                 annotator.addKey(key);
             }

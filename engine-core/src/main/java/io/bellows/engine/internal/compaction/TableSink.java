@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction;
 
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
@@ -11,6 +12,15 @@ import java.util.List;
  */
 public interface TableSink {
     void add(byte[] key, long seq, int kind, byte[] value) throws IOException;
+
+    /**
+     * As {@link #add(byte[], long, int, byte[])} for views valid during the call (an iterator's
+     * {@link io.bellows.engine.internal.iter.InternalIterator#keySlice}); this default copies them out, a
+     * sink that writes them at once does not.
+     */
+    default void add(Slice key, long seq, int kind, Slice value) throws IOException {
+        add(key.copy(), seq, kind, value.copy());
+    }
 
     /**
      * Finishes the table being written, if any, so the next entry starts a new one (a compaction of

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.compaction;
 
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Arrays;
 
 /**
@@ -14,7 +15,10 @@ import java.util.Arrays;
 public final class VersionPruner {
     private final long[] snapshots;
     private final Compaction.BaseLevelTest baseLevel;
-    private byte[] currentKey;
+    /** The user key of the versions being decided, currentKey[0, currentLength); no key yet when negative. */
+    private byte[] currentKey = new byte[32];
+    private int currentLength = -1;
+    private final Slice wrapped = new Slice();
     private int lastStripe;
     private long dropped;
 
@@ -29,9 +33,15 @@ public final class VersionPruner {
 
     /** Whether the entry must be written out. */
     public boolean keep(byte[] key, long seq, int kind) {
+        return keep(wrapped.set(key), seq, kind);
+    }
+
+    /** Whether the entry must be written out; {@code key} need stay valid only during the call. */
+    public boolean keep(Slice key, long seq, int kind) {
         int stripe = stripe(seq);
-        if (currentKey == null || !Arrays.equals(currentKey, key)) {
-            currentKey = key;
+        if (currentLength < 0 || !key.contentEquals(currentKey, currentLength)) {
+            currentKey = key.copyInto(currentKey);
+            currentLength = key.length();
             lastStripe = stripe;
         } else if (stripe == lastStripe) {
             dropped++;
@@ -39,7 +49,7 @@ public final class VersionPruner {
         } else {
             lastStripe = stripe;
         }
-        if (kind == InternalKeys.KIND_DELETE && stripe == 0 && baseLevel != null && baseLevel.isBaseLevelFor(key)) {
+        if (kind == InternalKeys.KIND_DELETE && stripe == 0 && baseLevel != null && baseLevel.isBaseLevelFor(key.copy())) {
             dropped++;
             return false;
         }

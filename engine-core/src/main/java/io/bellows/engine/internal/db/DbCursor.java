@@ -4,6 +4,7 @@ import io.bellows.engine.Cursor;
 import io.bellows.engine.EngineClosedException;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.MemStoreView;
 import io.bellows.engine.internal.util.Bytes;
@@ -21,6 +22,10 @@ import java.util.Objects;
  * <p>Both ways as LevelDB's DBIter: moving forward, the merge stands at the entry shown; moving
  * backward, it stands before every entry of the key shown (the versions of a key come newest first,
  * so the newest visible one is only known once the walk back has passed them all).
+ *
+ * <p>It reads the merge through views ({@link Slice}) and copies the entry it stands on into arrays of its
+ * own, reused from entry to entry, so that a scan allocates only the arrays {@link #key()} and
+ * {@link #value()} return.
  */
 final class DbCursor implements Cursor {
     private final MergingIterator merged;
@@ -30,9 +35,17 @@ final class DbCursor implements Cursor {
     private final ReadPath engine;
     private final Pins pins;
     private final Cleaner.Cleanable cleanable;
-    private byte[] key;
-    private byte[] value;
-    /** Which of the two positions above the merge is in; meaningful only while {@link #key} is set. */
+    /** The entry shown is key[0, keyLength) = value[0, valueLength); none when keyLength is negative. */
+    private byte[] key = new byte[32];
+    private int keyLength = -1;
+    private byte[] value = new byte[128];
+    private int valueLength;
+    /** The walk back's candidate (findPrevVisible), swapped with the entry shown when chosen. */
+    private byte[] candidateKey = new byte[32];
+    private byte[] candidateValue = new byte[128];
+    /** A deleted key being skipped past (findVisible). */
+    private byte[] skipped = new byte[32];
+    /** Which of the two positions above the merge is in; meaningful only while an entry is shown. */
     private boolean forward = true;
     private boolean closed;
 
@@ -121,14 +134,14 @@ final class DbCursor implements Cursor {
     @Override
     public boolean isValid() {
         checkOpen();
-        return key != null;
+        return keyLength >= 0;
     }
 
     @Override
     public void next() {
         checkValid();
         if (forward) {
-            skipRestOf(key);
+            skipRestOf(key, keyLength);
         } else {
             // The merge stands before the key's entries, maybe before hidden versions of smaller keys too.
             if (merged.isValid()) {
@@ -136,7 +149,7 @@ final class DbCursor implements Cursor {
             } else {
                 seekStart();
             }
-            while (merged.isValid() && Bytes.compare(merged.key(), key) <= 0) {
+            while (merged.isValid() && merged.keySlice().compareTo(key, keyLength) <= 0) {
                 merged.next();
             }
         }
@@ -147,22 +160,20 @@ final class DbCursor implements Cursor {
     public void prev() {
         checkValid();
         if (forward) {
-            byte[] k = key;
             do {
                 merged.prev();
-            } while (merged.isValid() && Bytes.compare(merged.key(), k) >= 0);
+            } while (merged.isValid() && merged.keySlice().compareTo(key, keyLength) >= 0);
         }
         findPrevVisible();
     }
 
     /** Moves to the newest visible version of the next live key at or after the merged position. */
     private void findVisible() {
-        key = null;
-        value = null;
+        keyLength = -1;
         forward = true;
         while (merged.isValid()) {
-            byte[] k = merged.key();
-            if (upper != null && Bytes.compare(k, upper) >= 0) {
+            Slice k = merged.keySlice();
+            if (upper != null && k.compareTo(upper) >= 0) {
                 return;
             }
             if (merged.sequence() > sequence) {
@@ -170,11 +181,16 @@ final class DbCursor implements Cursor {
                 continue;
             }
             if (merged.kind() == InternalKeys.KIND_PUT) {
-                key = k;
-                value = merged.value();
+                Slice v = merged.valueSlice();
+                key = k.copyInto(key);
+                keyLength = k.length();
+                value = v.copyInto(value);
+                valueLength = v.length();
                 return;
             }
-            skipRestOf(k);
+            // The view ends with the next move: the deleted key is kept while its versions are skipped.
+            skipped = k.copyInto(skipped);
+            skipRestOf(skipped, k.length());
         }
     }
 
@@ -185,33 +201,42 @@ final class DbCursor implements Cursor {
      */
     private void findPrevVisible() {
         forward = false;
-        byte[] k = null;
-        byte[] v = null;
+        int k = -1;
+        int v = 0;
         while (merged.isValid()) {
-            byte[] at = merged.key();
-            if (lower != null && Bytes.compare(at, lower) < 0) {
+            Slice at = merged.keySlice();
+            if (lower != null && at.compareTo(lower) < 0) {
                 break;
             }
-            if ((upper == null || Bytes.compare(at, upper) < 0) && merged.sequence() <= sequence) {
-                if (k != null && Bytes.compare(at, k) < 0) {
+            if ((upper == null || at.compareTo(upper) < 0) && merged.sequence() <= sequence) {
+                if (k >= 0 && at.compareTo(candidateKey, k) < 0) {
                     break;
                 }
                 if (merged.kind() == InternalKeys.KIND_PUT) {
-                    k = at;
-                    v = merged.value();
+                    Slice val = merged.valueSlice();
+                    candidateKey = at.copyInto(candidateKey);
+                    k = at.length();
+                    candidateValue = val.copyInto(candidateValue);
+                    v = val.length();
                 } else {
-                    k = null;
-                    v = null;
+                    k = -1;
                 }
             }
             merged.prev();
         }
-        key = k;
-        value = v;
+        byte[] t = key;
+        key = candidateKey;
+        candidateKey = t;
+        t = value;
+        value = candidateValue;
+        candidateValue = t;
+        keyLength = k;
+        valueLength = v;
     }
 
-    private void skipRestOf(byte[] k) {
-        while (merged.isValid() && Arrays.equals(merged.key(), k)) {
+    /** Moves the merge past the versions of {@code k[0, length)}. */
+    private void skipRestOf(byte[] k, int length) {
+        while (merged.isValid() && merged.keySlice().contentEquals(k, length)) {
             merged.next();
         }
     }
@@ -219,18 +244,18 @@ final class DbCursor implements Cursor {
     @Override
     public byte[] key() {
         checkValid();
-        return key.clone();
+        return Arrays.copyOf(key, keyLength);
     }
 
     @Override
     public byte[] value() {
         checkValid();
-        return value.clone();
+        return Arrays.copyOf(value, valueLength);
     }
 
     private void checkValid() {
         checkOpen();
-        if (key == null) {
+        if (keyLength < 0) {
             throw new IllegalStateException("cursor is not positioned on an entry");
         }
     }
@@ -246,8 +271,7 @@ final class DbCursor implements Cursor {
     public void close() {
         if (!closed) {
             closed = true;
-            key = null;
-            value = null;
+            keyLength = -1;
             pins.markExplicit();
             cleanable.clean();
         }

@@ -7,10 +7,10 @@ import io.bellows.engine.internal.compaction.VersionPruner;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
 import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -42,15 +42,19 @@ final class FlushWriter {
         TableSink out = logs == null ? ctx.scheme.flushOutputs(wctx) : ctx.scheme.flushOutputs(wctx, logs);
         try (MergingIterator it = new MergingIterator(its)) {
             VersionPruner pruner = new VersionPruner(ctx.snapshots.sequences(), null);
-            byte[] key = null;
+            byte[] planKey = null;
             boolean carried = false;
             for (it.seekToFirst(); it.isValid(); it.next()) {
-                if (plan != null && (key == null || !Arrays.equals(key, it.key()))) {
-                    key = it.key();
-                    carried = plan.carries(key);
+                // Views of the segments' memory, written at once: nothing is copied but the plan's keys.
+                Slice key = it.keySlice();
+                if (plan != null && (planKey == null || !key.contentEquals(planKey))) {
+                    planKey = key.copy();
+                    carried = plan.carries(planKey);
                 }
-                if (!carried && pruner.keep(it.key(), it.sequence(), it.kind())) {
-                    out.add(it.key(), it.sequence(), it.kind(), it.value());
+                long seq = it.sequence();
+                int kind = it.kind();
+                if (!carried && pruner.keep(key, seq, kind)) {
+                    out.add(key, seq, kind, it.valueSlice());
                 }
             }
             return out.finish();

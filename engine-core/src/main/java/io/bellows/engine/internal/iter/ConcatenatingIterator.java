@@ -127,6 +127,16 @@ public abstract class ConcatenatingIterator implements InternalIterator {
     }
 
     @Override
+    public final Slice keySlice() {
+        return current.keySlice();
+    }
+
+    @Override
+    public final Slice valueSlice() {
+        return current.valueSlice();
+    }
+
+    @Override
     public final long sequence() {
         return current.sequence();
     }

@@ -6,8 +6,11 @@ package io.bellows.engine.internal.iter;
  * SeekForPrev). Every source of entries (MemStore segment, table, level, merge of those) implements it,
  * so the read path and compaction compose them freely.
  *
- * <p>Accessors are valid only while {@link #isValid()}; returned arrays are never modified afterwards (by the
- * iterator or by the caller), so a caller may keep them after the iterator moves.
+ * <p>Accessors are valid only while {@link #isValid()}. The arrays of {@link #key()} and {@link #value()} are
+ * never modified afterwards (by the iterator or by the caller), so a caller may keep them after the
+ * iterator moves. {@link #keySlice()} and {@link #valueSlice()} are views valid only until the iterator
+ * next moves or closes (the LevelDB and Pebble rule): the hot consumers (merges, flushes, compactions)
+ * read entries through them in place, and copy what they keep.
  *
  * <p>Thread safety: one iterator is used by one thread at a time.
  */
@@ -44,6 +47,23 @@ public interface InternalIterator extends AutoCloseable {
     int kind();
 
     byte[] value();
+
+    /**
+     * The current user key as a view valid until this iterator next moves or closes. A source that
+     * holds its entries in arrays re-points one view of its own; this default is the copying adapter
+     * for one that does not.
+     */
+    default Slice keySlice() {
+        return Slice.of(key());
+    }
+
+    /**
+     * The current value (empty for a tombstone) as a view valid until this iterator next moves or
+     * closes; see {@link #keySlice()}.
+     */
+    default Slice valueSlice() {
+        return Slice.of(value());
+    }
 
     /** Releases what the iterator pins (blocks, segments). Idempotent. */
     @Override

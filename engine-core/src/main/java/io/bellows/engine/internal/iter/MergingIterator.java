@@ -1,7 +1,5 @@
 package io.bellows.engine.internal.iter;
 
-import io.bellows.engine.internal.key.InternalKeys;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -9,8 +7,9 @@ import java.util.List;
  * children (LevelDB's MergingIterator uses a linear scan; a heap keeps next() at O(log k) for the
  * many-run merges of tiered and FLSM compactions). Entries equal in user key and sequence, which
  * can exist transiently (a table and the MemStore segment it was flushed from), come out in child
- * order forward and in reverse child order backward. Each child's current key and sequence are cached
- * so heap comparisons make no calls.
+ * order forward and in reverse child order backward. Each child's current key view and sequence are
+ * cached so heap comparisons make no calls, and keys are compared in place in the children's memory
+ * (blocks, cells): the merge copies nothing.
  *
  * <p>Backward, the same heap holds the children by the reverse order (a max-heap). A change of
  * direction re-positions every child but the current one on the other side of the current entry, as
@@ -20,7 +19,8 @@ import java.util.List;
  */
 public final class MergingIterator implements InternalIterator {
     private final InternalIterator[] children;
-    private final byte[][] keys;
+    /** The current key view of each valid child (its own flyweight, re-captured after each move). */
+    private final Slice[] keys;
     private final long[] sequences;
     /** Indexes of the valid children, heap-ordered in [0, size). */
     private final int[] heap;
@@ -31,7 +31,7 @@ public final class MergingIterator implements InternalIterator {
     public MergingIterator(List<? extends InternalIterator> children) {
         this.children = children.toArray(new InternalIterator[0]);
         int n = this.children.length;
-        this.keys = new byte[n][];
+        this.keys = new Slice[n];
         this.sequences = new long[n];
         this.heap = new int[n];
     }
@@ -96,7 +96,8 @@ public final class MergingIterator implements InternalIterator {
      */
     private void turn(boolean toForward) {
         int top = heap[0];
-        byte[] k = keys[top];
+        // A turn is rare: the key the others seek to is copied out of the current child once.
+        byte[] k = keys[top].copy();
         long seq = sequences[top];
         for (int i = 0; i < children.length; i++) {
             if (i == top) {
@@ -120,7 +121,7 @@ public final class MergingIterator implements InternalIterator {
     }
 
     private static boolean atEntry(InternalIterator child, byte[] k, long seq) {
-        return child.sequence() == seq && Arrays.equals(child.key(), k);
+        return child.sequence() == seq && child.keySlice().contentEquals(k);
     }
 
     private void step(boolean ahead) {
@@ -144,7 +145,17 @@ public final class MergingIterator implements InternalIterator {
 
     @Override
     public byte[] key() {
+        return children[heap[0]].key();
+    }
+
+    @Override
+    public Slice keySlice() {
         return keys[heap[0]];
+    }
+
+    @Override
+    public Slice valueSlice() {
+        return children[heap[0]].valueSlice();
     }
 
     @Override
@@ -204,7 +215,7 @@ public final class MergingIterator implements InternalIterator {
     }
 
     private void capture(int child) {
-        keys[child] = children[child].key();
+        keys[child] = children[child].keySlice();
         sequences[child] = children[child].sequence();
     }
 
@@ -233,9 +244,12 @@ public final class MergingIterator implements InternalIterator {
      * by the reverse of that backward.
      */
     private boolean less(int a, int b) {
-        int c = InternalKeys.compare(keys[a], sequences[a], keys[b], sequences[b]);
+        int c = keys[a].compareTo(keys[b]);
         if (c == 0) {
-            c = Integer.compare(a, b);
+            c = Long.compare(sequences[b], sequences[a]);
+            if (c == 0) {
+                c = Integer.compare(a, b);
+            }
         }
         return forward ? c < 0 : c > 0;
     }

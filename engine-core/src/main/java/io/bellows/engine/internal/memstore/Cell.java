@@ -2,6 +2,7 @@ package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -96,6 +97,20 @@ final class Cell {
     /** Whether the cell's bytes are slices of a shared chunk rather than arrays of its own. */
     boolean inChunk() {
         return keyOff != 0 || keyBuf.length != keyLen;
+    }
+
+    /** Points {@code view} at the key where the cell holds it (an array of its own or a chunk): no copy. */
+    void keyView(Slice view) {
+        view.set(keyBuf, keyOff, keyLen);
+    }
+
+    /** Points {@code view} at the value where the cell holds it; empty for a tombstone. */
+    void valueView(Slice view) {
+        if (valueBuf == null) {
+            view.set(null);
+        } else {
+            view.set(valueBuf, valueOff, valueLen);
+        }
     }
 
     /** The user key; a copy when the cell lives in a chunk, since a chunk is reused after its segment. */

@@ -6,6 +6,7 @@ import io.bellows.engine.internal.memstore.spi.ImmutableSegment;
 import io.bellows.engine.internal.memstore.spi.IndexedIterator;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import io.bellows.engine.internal.table.BloomFilter;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -178,6 +179,16 @@ final class FlatSegment implements ImmutableSegment, CellSource {
         @Override
         protected byte[] valueAt(int i) {
             return cells[i].value();
+        }
+
+        @Override
+        protected void keyView(int i, Slice view) {
+            cells[i].keyView(view);
+        }
+
+        @Override
+        protected void valueView(int i, Slice view) {
+            cells[i].valueView(view);
         }
 
         @Override

@@ -7,6 +7,7 @@ import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.memstore.spi.SegmentCounters;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import io.bellows.engine.internal.memstore.spi.SkipListIterator;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableSet;
@@ -140,6 +141,16 @@ final class SkipListSegment implements MutableSegment, CellSource {
         @Override
         protected byte[] valueOf(Cell c) {
             return c.value();
+        }
+
+        @Override
+        protected void keyView(Cell c, Slice view) {
+            c.keyView(view);
+        }
+
+        @Override
+        protected void valueView(Cell c, Slice view) {
+            c.valueView(view);
         }
 
         @Override

@@ -64,12 +64,18 @@ final class BlockBuilder {
      * the table builder checks the order.
      */
     void add(byte[] userKey, long trailer, byte[] value, int valueOffset, int valueLength) {
-        int keyLength = userKey.length + TableFormat.KEY_TRAILER_LENGTH;
+        add(userKey, 0, userKey.length, trailer, value, valueOffset, valueLength);
+    }
+
+    /** As above, for the user key {@code keyBuf[keyOffset, keyOffset + userKeyLength)}. */
+    void add(byte[] keyBuf, int keyOffset, int userKeyLength, long trailer, byte[] value, int valueOffset,
+            int valueLength) {
+        int keyLength = userKeyLength + TableFormat.KEY_TRAILER_LENGTH;
         if (key.length < keyLength) {
             key = new byte[Math.max(keyLength, 2 * key.length)];
         }
-        System.arraycopy(userKey, 0, key, 0, userKey.length);
-        Coding.putLong(key, userKey.length, trailer);
+        System.arraycopy(keyBuf, keyOffset, key, 0, userKeyLength);
+        Coding.putLong(key, userKeyLength, trailer);
 
         int shared = 0;
         if (sinceRestart < restartInterval) {

@@ -85,6 +85,15 @@ final class BlockCodec {
      *     length it states
      */
     static byte[] decompress(byte type, byte[] stored, int length, Path path, long offset) {
+        return decompress(type, stored, length, path, offset, null);
+    }
+
+    /**
+     * As {@link #decompress(byte, byte[], int, Path, long)}, into {@code into}'s raw array when it is not
+     * null: the array returned may then be longer than the contents, whose length is
+     * {@link BlockBuffers#rawLength()}.
+     */
+    static byte[] decompress(byte type, byte[] stored, int length, Path path, long offset, BlockBuffers into) {
         Decompressor d = switch (type) {
             case TableFormat.BLOCK_TYPE_LZ4 -> LZ4.get();
             case TableFormat.BLOCK_TYPE_ZSTD -> ZSTD.get();
@@ -100,7 +109,7 @@ final class BlockCodec {
         if (rawLength < 0 || rawLength > TableFormat.MAX_BLOCK_LENGTH) {
             throw new CorruptionException(path, offset, "compressed block states a length of " + rawLength);
         }
-        byte[] raw = new byte[rawLength];
+        byte[] raw = into == null ? new byte[rawLength] : into.raw(rawLength);
         int n;
         try {
             n = d.decompress(stored, pos[0], length - pos[0], raw, 0, rawLength);
@@ -109,6 +118,9 @@ final class BlockCodec {
         }
         if (n != rawLength) {
             throw new CorruptionException(path, offset, "compressed block decodes to " + n + " bytes, not " + rawLength);
+        }
+        if (into != null) {
+            into.rawLength = rawLength;
         }
         return raw;
     }

@@ -3,6 +3,7 @@ package io.bellows.engine.internal.table;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Arrays;
 
 /**
@@ -38,6 +39,8 @@ final class BlockIterator {
     private int pos;
     private byte[] userKeyCopy;
     private byte[] valueCopy;
+    private final Slice keyView = new Slice();
+    private final Slice valueView = new Slice();
 
     BlockIterator(Block block) {
         reset(block);
@@ -184,6 +187,16 @@ final class BlockIterator {
             userKeyCopy = Arrays.copyOf(key, keyLength - TableFormat.KEY_TRAILER_LENGTH);
         }
         return userKeyCopy;
+    }
+
+    /** The user key of the current entry in the iterator's key buffer; valid until it moves. */
+    Slice userKeySlice() {
+        return keyView.set(key, 0, keyLength - TableFormat.KEY_TRAILER_LENGTH);
+    }
+
+    /** The value of the current entry in the block; valid while the block is pinned and the iterator stays. */
+    Slice valueSlice() {
+        return valueView.set(data, valueOffset, valueLength);
     }
 
     long sequence() {

@@ -16,8 +16,9 @@ import java.util.concurrent.ArrayBlockingQueue;
  * other, at 8 KiB, and doubles per read up to the full span (RocksDB's auto readahead), so a seek that
  * reads one block pays nothing for it.
  *
- * <p>Blocks are copied out of the span, so a block outlives the next read; the CRC is checked on the
- * copy as on any read. Thread safety: one iterator's, one thread at a time.
+ * <p>Blocks are copied out of the span (into a new array, or the iterator's {@link BlockBuffers}), so
+ * a block outlives the next span read; the CRC is checked on the copy as on any read. Thread safety:
+ * one iterator's, one thread at a time.
  */
 final class Readahead {
     /** The largest span read at once; 512 KiB reaches the disk's sequential rate (see above). */
@@ -57,18 +58,30 @@ final class Readahead {
      * of the file that may go on to {@code limit} (which the caller guarantees lies inside the file).
      */
     byte[] read(ReadableFile file, long position, int length, long limit) throws IOException {
+        return read(file, position, length, limit, null);
+    }
+
+    /**
+     * As {@link #read(ReadableFile, long, int, long)}, into {@code into} when it is not null (at least
+     * {@code length} bytes long; it is returned).
+     */
+    byte[] read(ReadableFile file, long position, int length, long limit, byte[] into) throws IOException {
         boolean continues = position == lastEnd || (cachedSince && position > lastEnd);
         cachedSince = false;
         lastEnd = position + length;
         if (position >= spanStart && position + length <= spanStart + spanLength) {
-            byte[] out = new byte[length];
+            byte[] out = into != null ? into : new byte[length];
             System.arraycopy(span, (int) (position - spanStart), out, 0, length);
             return out;
         }
         int want = spanSize(continues);
         long room = limit - position;
         if (want <= length || room <= length) {
-            return file.read(position, length);
+            if (into == null) {
+                return file.read(position, length);
+            }
+            file.read(position, into, 0, length);
+            return into;
         }
         int n = (int) Math.min(want, room);
         if (span.length < n) {
@@ -80,7 +93,7 @@ final class Readahead {
         file.read(position, span, 0, n);
         spanStart = position;
         spanLength = n;
-        byte[] out = new byte[length];
+        byte[] out = into != null ? into : new byte[length];
         System.arraycopy(span, 0, out, 0, length);
         return out;
     }

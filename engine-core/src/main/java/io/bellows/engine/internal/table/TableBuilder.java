@@ -8,6 +8,7 @@ import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.iter.Slice;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -37,6 +38,9 @@ public final class TableBuilder {
     /** XXH3 hashes of the distinct user keys; null when the table has no filter. */
     private final LongArrayList keyHashes;
     private final byte[] handleBuffer = new byte[BlockHandle.MAX_VARINT_LENGTH];
+    /** The byte[] entry point's arguments as views, so that both entry points share one path. */
+    private final Slice keyArg = new Slice();
+    private final Slice valueArg = new Slice();
 
     /** The previous entry's user key is lastKey[0, lastKeyLength). */
     private byte[] lastKey = new byte[64];
@@ -95,10 +99,24 @@ public final class TableBuilder {
      *     [0, MAX_SEQUENCE], an unknown kind or a PUT without value
      */
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
-        checkOpen();
         Objects.requireNonNull(key, "key");
-        if (key.length > InternalKeys.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("key length " + key.length + " exceeds the limit of "
+        if (kind == InternalKeys.KIND_PUT) {
+            Objects.requireNonNull(value, "value of a PUT");
+        }
+        add(keyArg.set(key), seq, kind, valueArg.set(value));
+    }
+
+    /**
+     * As {@link #add(byte[], long, int, byte[])} for views that need stay valid only during the call (a
+     * compaction's or flush's input iterator's): the bytes go into the block and nothing keeps them.
+     */
+    public void add(Slice key, long seq, int kind, Slice value) throws IOException {
+        checkOpen();
+        byte[] kb = key.array();
+        int ko = key.offset();
+        int kl = key.length();
+        if (kl > InternalKeys.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key length " + kl + " exceeds the limit of "
                     + InternalKeys.MAX_KEY_LENGTH + " bytes");
         }
         if (seq < 0 || seq > InternalKeys.MAX_SEQUENCE) {
@@ -107,16 +125,19 @@ public final class TableBuilder {
         if (!InternalKeys.validKind(kind)) {
             throw new IllegalArgumentException("unknown entry kind " + kind);
         }
-        if (kind == InternalKeys.KIND_PUT) {
-            Objects.requireNonNull(value, "value of a PUT");
-        } else {
-            value = Bytes.EMPTY;
+        byte[] vb = value.array();
+        int vo = value.offset();
+        int vl = value.length();
+        if (kind != InternalKeys.KIND_PUT) {
+            vb = Bytes.EMPTY;
+            vo = 0;
+            vl = 0;
         }
         boolean newUserKey = true;
         if (entries > 0) {
-            int c = Bytes.compare(key, 0, key.length, lastKey, 0, lastKeyLength);
+            int c = Bytes.compare(kb, ko, kl, lastKey, 0, lastKeyLength);
             if (c < 0 || (c == 0 && seq >= InternalKeys.sequence(lastTrailer))) {
-                throw new IllegalArgumentException("entry " + Bytes.toHex(key) + "@" + seq + " does not follow "
+                throw new IllegalArgumentException("entry " + key + "@" + seq + " does not follow "
                         + Bytes.toHex(Arrays.copyOf(lastKey, lastKeyLength)) + "@" + InternalKeys.sequence(lastTrailer)
                         + " in internal key order");
             }
@@ -127,23 +148,24 @@ public final class TableBuilder {
             if (entries == 0) {
                 file.append(FileHeader.encode(FileHeader.KIND_SSTABLE, TableFormat.VERSION));
                 offset = FileHeader.LENGTH;
-                smallestKey = key.clone();
+                smallestKey = key.copy();
                 smallestTrailer = trailer;
             }
             if (pendingHandle != null) {
-                addIndexEntry(key);
+                // Once per block: the separator needs the next key whole.
+                addIndexEntry(key.copy());
             }
             if (keyHashes != null && newUserKey) {
-                keyHashes.add(BloomFilter.hash(key));
+                keyHashes.add(BloomFilter.hash(kb, ko, kl));
             }
-            dataBlock.add(key, trailer, value, 0, value.length);
-            rememberLastKey(key, trailer);
+            dataBlock.add(kb, ko, kl, trailer, vb, vo, vl);
+            rememberLastKey(kb, ko, kl, trailer);
             entries++;
             if (kind == InternalKeys.KIND_DELETE) {
                 deletions++;
             }
-            rawKeyBytes += key.length + TableFormat.KEY_TRAILER_LENGTH;
-            rawValueBytes += value.length;
+            rawKeyBytes += kl + TableFormat.KEY_TRAILER_LENGTH;
+            rawValueBytes += vl;
             if (dataBlock.estimatedSize() >= blockSize) {
                 flushDataBlock();
             }
@@ -227,12 +249,12 @@ public final class TableBuilder {
         }
     }
 
-    private void rememberLastKey(byte[] key, long trailer) {
-        if (lastKey.length < key.length) {
-            lastKey = new byte[Math.max(key.length, 2 * lastKey.length)];
+    private void rememberLastKey(byte[] kb, int ko, int kl, long trailer) {
+        if (lastKey.length < kl) {
+            lastKey = new byte[Math.max(kl, 2 * lastKey.length)];
         }
-        System.arraycopy(key, 0, lastKey, 0, key.length);
-        lastKeyLength = key.length;
+        System.arraycopy(kb, ko, lastKey, 0, kl);
+        lastKeyLength = kl;
         lastTrailer = trailer;
     }
 

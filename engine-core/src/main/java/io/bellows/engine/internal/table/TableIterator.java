@@ -2,6 +2,7 @@ package io.bellows.engine.internal.table;
 
 import io.bellows.engine.EngineIOException;
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.Slice;
 import java.io.IOException;
 
 /**
@@ -21,10 +22,13 @@ final class TableIterator implements InternalIterator {
     private final BlockIterator blockIterator = new BlockIterator();
     private long dataBlockOffset = -1;
     private final Readahead readahead = new Readahead();
+    /** Where blocks read from the file go when the cache is not filled; null when it is. */
+    private final BlockBuffers buffers;
 
     TableIterator(TableReader table, boolean fillCache) {
         this.table = table;
         this.fillCache = fillCache;
+        this.buffers = fillCache ? null : new BlockBuffers();
         this.indexIterator = table.index().iterator();
     }
 
@@ -102,6 +106,16 @@ final class TableIterator implements InternalIterator {
     }
 
     @Override
+    public Slice keySlice() {
+        return dataIterator.userKeySlice();
+    }
+
+    @Override
+    public Slice valueSlice() {
+        return dataIterator.valueSlice();
+    }
+
+    @Override
     public long sequence() {
         return dataIterator.sequence();
     }
@@ -157,7 +171,8 @@ final class TableIterator implements InternalIterator {
         }
         dataIterator = null;
         try {
-            dataIterator = blockIterator.reset(table.dataBlock(indexIterator, fillCache, readahead));
+            // The next block may overwrite this one's array (buffers): the iterator is unpositioned until it is read.
+            dataIterator = blockIterator.reset(table.dataBlock(indexIterator, fillCache, readahead, buffers));
         } catch (IOException e) {
             throw new EngineIOException("reading table " + table.path() + " at offset " + offset, e);
         }

@@ -251,6 +251,15 @@ public final class TableReader implements OpenTable {
      * null (an iterator that walks the blocks in order).
      */
     Block dataBlock(BlockIterator indexEntry, boolean fillCache, Readahead ahead) throws IOException {
+        return dataBlock(indexEntry, fillCache, ahead, null);
+    }
+
+    /**
+     * As above; a block read from the file goes into {@code buffers} when it is not null (an iterator
+     * that does not fill the cache, whose last block it then overwrites).
+     */
+    Block dataBlock(BlockIterator indexEntry, boolean fillCache, Readahead ahead, BlockBuffers buffers)
+            throws IOException {
         Block block = cache.get(fileNumber, indexEntry.handleOffset());
         if (block != null) {
             counters.blockCacheHits.increment();
@@ -258,6 +267,9 @@ public final class TableReader implements OpenTable {
                 ahead.cacheHit();
             }
             return block;
+        }
+        if (buffers != null && !fillCache) {
+            return readDataBlock(checkedHandle(indexEntry.handle()), ahead, buffers);
         }
         return loadDataBlock(indexEntry.handle(), fillCache, ahead);
     }
@@ -268,7 +280,7 @@ public final class TableReader implements OpenTable {
     }
 
     private Block loadDataBlock(BlockHandle handle, boolean fillCache, Readahead ahead) throws IOException {
-        Block block = readDataBlock(checkedHandle(handle), ahead);
+        Block block = readDataBlock(checkedHandle(handle), ahead, null);
         if (fillCache) {
             cache.put(fileNumber, handle.offset(), block);
         }
@@ -318,11 +330,19 @@ public final class TableReader implements OpenTable {
      * A data block read from the file, through {@code ahead} if not null: stored raw, or (from version 2
      * on) compressed.
      */
-    private Block readDataBlock(BlockHandle handle, Readahead ahead) throws IOException {
+    private Block readDataBlock(BlockHandle handle, Readahead ahead, BlockBuffers buffers) throws IOException {
         int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
         byte[] read;
         try {
-            read = ahead == null ? file.read(handle.offset(), length) : ahead.read(file, handle.offset(), length, dataEnd);
+            if (buffers == null) {
+                read = ahead == null ? file.read(handle.offset(), length)
+                        : ahead.read(file, handle.offset(), length, dataEnd);
+            } else if (ahead == null) {
+                read = buffers.stored(length);
+                file.read(handle.offset(), read, 0, length);
+            } else {
+                read = ahead.read(file, handle.offset(), length, dataEnd, buffers.stored(length));
+            }
         } catch (EOFException e) {
             throw new CorruptionException(path, handle.offset(), "file ends inside a " + length + "-byte read", e);
         }
@@ -334,8 +354,8 @@ public final class TableReader implements OpenTable {
         if (type == TableFormat.BLOCK_TYPE_RAW) {
             return new Block(b, handle.size(), path, handle.offset());
         }
-        byte[] raw = BlockCodec.decompress(type, b, handle.size(), path, handle.offset());
-        return new Block(raw, raw.length, path, handle.offset());
+        byte[] raw = BlockCodec.decompress(type, b, handle.size(), path, handle.offset(), buffers);
+        return new Block(raw, buffers == null ? raw.length : buffers.rawLength(), path, handle.offset());
     }
 
     private static byte[] readFully(ReadableFile file, Path path, long position, int length) throws IOException {

@@ -12,6 +12,7 @@ import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.FileMeta;
@@ -103,15 +104,17 @@ public final class FlsmScheme implements CompactionScheme {
     }
 
     /** Sees each entry a flush writes, in key order, before the flush's tables are placed. */
-    void observeFlushedKey(byte[] key, int kind) {
+    void observeFlushedKey(Slice view, int kind) {
         // Deletes choose no guards (as in PebblesDB): a guard should mark where data is.
         if (kind != InternalKeys.KIND_PUT) {
             return;
         }
-        int top = hash.topLevel(key);
+        int top = hash.topLevel(view.array(), view.offset(), view.length());
         if (top < 0) {
             return;
         }
+        // Only a guard is kept, so only a guard's key is copied out of the view.
+        byte[] key = view.copy();
         synchronized (this) {
             // A known guard is left as it is: one retired as too small is selected back by its data
             // (EditPlanner), not by the next write of its key.

@@ -34,7 +34,16 @@ final class GuardHash {
 
     /** The shallowest level at which {@code key} is a guard, or -1 if it is a guard at no level. */
     int topLevel(byte[] key) {
-        int ones = Long.numberOfTrailingZeros(~hash(key));
+        return topLevelOfHash(hash(key));
+    }
+
+    /** As {@link #topLevel(byte[])} for the key {@code buf[off, off + len)}. */
+    int topLevel(byte[] buf, int off, int len) {
+        return topLevelOfHash(HASH.hashBytes(buf, off, len));
+    }
+
+    private int topLevelOfHash(long h) {
+        int ones = Long.numberOfTrailingZeros(~h);
         if (ones < minBits) {
             return -1;
         }

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.compaction.flsm;
 
 import io.bellows.engine.internal.compaction.TableSink;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
@@ -18,8 +19,16 @@ final class GuardSelectingSink implements TableSink {
         this.out = out;
     }
 
+    private final Slice keyArg = new Slice();
+
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
+        scheme.observeFlushedKey(keyArg.set(key), kind);
+        out.add(key, seq, kind, value);
+    }
+
+    @Override
+    public void add(Slice key, long seq, int kind, Slice value) throws IOException {
         scheme.observeFlushedKey(key, kind);
         out.add(key, seq, kind, value);
     }

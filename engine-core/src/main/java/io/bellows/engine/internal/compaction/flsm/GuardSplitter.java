@@ -1,7 +1,7 @@
 package io.bellows.engine.internal.compaction.flsm;
 
 import io.bellows.engine.internal.compaction.Compaction;
-import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.iter.Slice;
 
 /**
  * Cuts compaction output at every guard of the output level (committed or not) and at the target
@@ -13,6 +13,7 @@ final class GuardSplitter implements Compaction.Splitter {
     private final long targetFileSize;
     /** Index of the first cut key above the current table's keys. */
     private int next;
+    private final Slice wrapped = new Slice();
 
     /** @param cuts guard keys of the output level inside the compaction's range, ascending */
     GuardSplitter(byte[][] cuts, long targetFileSize) {
@@ -22,18 +23,23 @@ final class GuardSplitter implements Compaction.Splitter {
 
     @Override
     public void tableStarted(byte[] firstKey) {
-        skipTo(firstKey);
+        skipTo(wrapped.set(firstKey));
     }
 
     @Override
     public boolean splitBefore(byte[] nextKey, long currentTableBytes) {
+        return splitBefore(wrapped.set(nextKey), currentTableBytes);
+    }
+
+    @Override
+    public boolean splitBefore(Slice nextKey, long currentTableBytes) {
         int before = next;
         skipTo(nextKey);
         return next != before || currentTableBytes >= targetFileSize;
     }
 
-    private void skipTo(byte[] key) {
-        while (next < cuts.length && Bytes.compare(cuts[next], key) <= 0) {
+    private void skipTo(Slice key) {
+        while (next < cuts.length && key.compareTo(cuts[next]) >= 0) {
             next++;
         }
     }

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.compaction.flsm;
 
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -136,6 +137,16 @@ final class ParallelSeek {
         @Override
         public byte[] key() {
             return in.key();
+        }
+
+        @Override
+        public Slice keySlice() {
+            return in.keySlice();
+        }
+
+        @Override
+        public Slice valueSlice() {
+            return in.valueSlice();
         }
 
         @Override

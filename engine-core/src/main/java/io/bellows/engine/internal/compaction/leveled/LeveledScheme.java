@@ -12,6 +12,7 @@ import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
@@ -301,6 +302,7 @@ public final class LeveledScheme implements CompactionScheme {
         private int index;
         private long overlap;
         private boolean seenKey;
+        private final Slice wrapped = new Slice();
 
         Splitter(List<FileMeta> grandparents, long target, long maxOverlap) {
             this.grandparents = grandparents;
@@ -310,7 +312,12 @@ public final class LeveledScheme implements CompactionScheme {
 
         @Override
         public boolean splitBefore(byte[] nextKey, long currentTableBytes) {
-            while (index < grandparents.size() && Bytes.compare(nextKey, grandparents.get(index).largestKey) > 0) {
+            return splitBefore(wrapped.set(nextKey), currentTableBytes);
+        }
+
+        @Override
+        public boolean splitBefore(Slice nextKey, long currentTableBytes) {
+            while (index < grandparents.size() && nextKey.compareTo(grandparents.get(index).largestKey) > 0) {
                 if (seenKey) {
                     overlap += grandparents.get(index).fileSize;
                 }

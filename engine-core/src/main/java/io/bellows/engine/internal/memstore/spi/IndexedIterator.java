@@ -1,12 +1,13 @@
 package io.bellows.engine.internal.memstore.spi;
 
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Arrays;
 
 /**
  * An iterator over an immutable segment whose entries are numbered 0..size-1 in internal-key order
  * (a flat array or a serialized index), both ways: seeks by the segment's binary search, copies the key
- * once per position and the value only when asked.
+ * and the value out only when asked for arrays, and hands out views ({@link #keyView}) otherwise.
  */
 public abstract class IndexedIterator implements InternalIterator {
     private final int size;
@@ -14,6 +15,8 @@ public abstract class IndexedIterator implements InternalIterator {
     private byte[] key;
     private byte[] value;
     private boolean valueRead;
+    private final Slice keyView = new Slice();
+    private final Slice valueView = new Slice();
 
     protected IndexedIterator(int size) {
         this.size = size;
@@ -31,6 +34,16 @@ public abstract class IndexedIterator implements InternalIterator {
     protected abstract long sequenceAt(int i);
 
     protected abstract int kindAt(int i);
+
+    /** Points {@code view} at the key of entry i; this default copies it out ({@link #keyAt}). */
+    protected void keyView(int i, Slice view) {
+        view.set(keyAt(i));
+    }
+
+    /** Points {@code view} at the value of entry i (empty for a tombstone); this default copies it out. */
+    protected void valueView(int i, Slice view) {
+        view.set(valueAt(i));
+    }
 
     @Override
     public final boolean isValid() {
@@ -58,7 +71,7 @@ public abstract class IndexedIterator implements InternalIterator {
         int i = ceiling(userKey, sequence);
         if (i < size && sequenceAt(i) == sequence) {
             moveTo(i);
-            if (Arrays.equals(key, userKey)) {
+            if (Arrays.equals(key(), userKey)) {
                 return;
             }
         }
@@ -81,14 +94,29 @@ public abstract class IndexedIterator implements InternalIterator {
             i = size;
         }
         pos = i;
-        key = i < size ? keyAt(i) : null;
+        key = null;
         value = null;
         valueRead = false;
     }
 
     @Override
     public final byte[] key() {
+        if (key == null) {
+            key = keyAt(pos);
+        }
         return key;
+    }
+
+    @Override
+    public final Slice keySlice() {
+        keyView(pos, keyView);
+        return keyView;
+    }
+
+    @Override
+    public final Slice valueSlice() {
+        valueView(pos, valueView);
+        return valueView;
     }
 
     @Override

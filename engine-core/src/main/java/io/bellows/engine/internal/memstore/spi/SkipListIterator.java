@@ -1,13 +1,15 @@
 package io.bellows.engine.internal.memstore.spi;
 
 import io.bellows.engine.internal.iter.InternalIterator;
+import io.bellows.engine.internal.iter.Slice;
 import java.util.Iterator;
 import java.util.NavigableSet;
 
 /**
  * An iterator over a skiplist segment's navigable set of cells, for any cell type: it re-seeks by
  * taking a tail view from a probe (a descending head view backward, and a view from the current cell
- * when the direction changes), copies the key once per position and the value only when asked.
+ * when the direction changes), copies the key and the value out only when asked for arrays, and hands out
+ * views ({@link #keyView}) otherwise.
  *
  * @param <C> the layout's cell type
  */
@@ -20,6 +22,8 @@ public abstract class SkipListIterator<C> implements InternalIterator {
     private byte[] key;
     private byte[] value;
     private boolean valueRead;
+    private final Slice keyView = new Slice();
+    private final Slice valueView = new Slice();
 
     protected SkipListIterator(NavigableSet<C> set) {
         this.set = set;
@@ -36,6 +40,16 @@ public abstract class SkipListIterator<C> implements InternalIterator {
     protected abstract long sequenceOf(C cell);
 
     protected abstract int kindOf(C cell);
+
+    /** Points {@code view} at the key of {@code cell}; this default copies it out ({@link #keyOf}). */
+    protected void keyView(C cell, Slice view) {
+        view.set(keyOf(cell));
+    }
+
+    /** Points {@code view} at the value of {@code cell} (empty for a tombstone); this default copies it out. */
+    protected void valueView(C cell, Slice view) {
+        view.set(valueOf(cell));
+    }
 
     @Override
     public final boolean isValid() {
@@ -91,14 +105,29 @@ public abstract class SkipListIterator<C> implements InternalIterator {
 
     private void advance() {
         current = it.hasNext() ? it.next() : null;
-        key = current == null ? null : keyOf(current);
+        key = null;
         value = null;
         valueRead = false;
     }
 
     @Override
     public final byte[] key() {
+        if (key == null) {
+            key = keyOf(current);
+        }
         return key;
+    }
+
+    @Override
+    public final Slice keySlice() {
+        keyView(current, keyView);
+        return keyView;
+    }
+
+    @Override
+    public final Slice valueSlice() {
+        valueView(current, valueView);
+        return valueView;
     }
 
     @Override
