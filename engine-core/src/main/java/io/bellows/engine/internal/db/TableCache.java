@@ -62,9 +62,20 @@ final class TableCache implements TableSource, AutoCloseable {
         }
     }
 
+    /** The reader of {@code file}: the one kept in its metadata, else opened (or found) and kept there. */
+    private OpenTable open(FileMeta file) throws IOException {
+        Object kept = file.cachedReader();
+        if (kept != null) {
+            return (OpenTable) kept;
+        }
+        OpenTable r = open(file.number);
+        file.cacheReader(r);
+        return r;
+    }
+
     @Override
     public <T extends OpenTable> T reader(FileMeta file, Class<T> format) throws IOException {
-        OpenTable r = open(file.number);
+        OpenTable r = open(file);
         if (format.isInstance(r)) {
             return format.cast(r);
         }
@@ -74,12 +85,12 @@ final class TableCache implements TableSource, AutoCloseable {
 
     @Override
     public InternalIterator iterator(FileMeta file, boolean fillCache) throws IOException {
-        return open(file.number).iterator(fillCache);
+        return open(file).iterator(fillCache);
     }
 
     @Override
     public boolean get(FileMeta file, byte[] key, long seq, boolean fillCache, Lookup out) throws IOException {
-        return open(file.number).get(key, seq, fillCache, out);
+        return open(file).get(key, seq, fillCache, out);
     }
 
     /** Closes the reader of a deleted table. */

@@ -5,7 +5,9 @@ import io.bellows.engine.internal.util.Bytes;
 import java.util.Comparator;
 
 /**
- * What the manifest records of one table: its number, size, key range and entry count. Immutable.
+ * What the manifest records of one table: its number, size, key range and entry count. Immutable but
+ * for the table's open reader, which the table cache keeps here once opened (as RocksDB's FileDescriptor
+ * holds its table reader), so that a get reaches the reader of each table it probes without a map lookup.
  * The key range is the smallest and largest internal key, so two tables holding different versions
  * of one user key still order correctly.
  */
@@ -19,6 +21,12 @@ public final class FileMeta {
     public final long entries;
     /** Highest sequence in the table; orders L0 tables by age. */
     public final long maxSequence;
+    /**
+     * The table's reader once the table cache opened it; null before. Typed loosely so that versions do
+     * not depend on table formats. Only the table cache sets it, and it closes the reader only once no
+     * version holds this table.
+     */
+    private volatile Object reader;
 
     public FileMeta(long number, long fileSize, byte[] smallestKey, long smallestSeq, byte[] largestKey,
             long largestSeq, long entries, long maxSequence) {
@@ -30,6 +38,16 @@ public final class FileMeta {
         this.largestSeq = largestSeq;
         this.entries = entries;
         this.maxSequence = maxSequence;
+    }
+
+    /** The reader the table cache kept here, or null. */
+    public Object cachedReader() {
+        return reader;
+    }
+
+    /** Keeps the table's open reader (the table cache's alone). */
+    public void cacheReader(Object r) {
+        reader = r;
     }
 
     /** Whether the table's user-key range contains {@code key}. */

@@ -9,6 +9,7 @@ import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.BlockCache;
+import io.bellows.engine.internal.table.BloomFilter;
 import io.bellows.engine.internal.table.OpenTable;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
@@ -23,6 +24,11 @@ import java.util.Arrays;
  * offsets index in memory too, §4.3), and the logs it points into, opened with it. A lookup searches the
  * index and reads the operation from the log, verifying the checksums of the chunks it reads; an operation
  * that is not the one the index names (another key or kind) is corruption too, never a wrong value.
+ *
+ * <p>A Bloom filter of the index's user keys is built when the table is opened, so that a get for a key
+ * the table does not hold (most gets, since every L0 table's range covers most keys) skips the binary
+ * search, as an SSTable's filter lets it skip its index. It is not stored: the index is read and parsed
+ * whole at open anyway, and hashing its keys then costs less than reading a stored filter would.
  */
 final class ClTableReader implements OpenTable {
     private final ReadableFile file;
@@ -36,10 +42,13 @@ final class ClTableReader implements OpenTable {
     private final byte[] metadata;
     /** The engine's block cache, which holds the log chunks that reads verified; null for none. */
     private final BlockCache cache;
+    /** The index's user keys; null when filters are off. */
+    private final BloomFilter filter;
 
     private ClTableReader(ReadableFile file, Path path, byte[] body, long[] entries, long[] logs, byte[] metadata,
-            ReadableFile[] logFiles, BlockCache cache) {
+            ReadableFile[] logFiles, BlockCache cache, BloomFilter filter) {
         this.file = file;
+        this.filter = filter;
         this.cache = cache;
         this.path = path;
         this.body = body;
@@ -56,9 +65,11 @@ final class ClTableReader implements OpenTable {
     /**
      * Verifies and loads the index of {@code file} and opens its logs; owns {@code file} on success. Chunks
      * read from the logs go through {@code cache} (may be null): with direct I/O, nothing else would keep
-     * the hot values of L0 in memory.
+     * the hot values of L0 in memory. {@code bloomBitsPerKey} sizes the filter built over the index's keys
+     * (0 for none).
      */
-    static ClTableReader open(ReadableFile file, Path path, FileSystem fs, BlockCache cache) throws IOException {
+    static ClTableReader open(ReadableFile file, Path path, FileSystem fs, BlockCache cache, int bloomBitsPerKey)
+            throws IOException {
         long size = file.size();
         if (size < FileHeader.LENGTH + ClTableWriter.FOOTER) {
             throw new CorruptionException(path, 0, "file too short for a CL-table (" + size + " bytes)");
@@ -113,7 +124,27 @@ final class ClTableReader implements OpenTable {
             closeAll(logFiles);
             throw e;
         }
-        return new ClTableReader(file, path, body, entries, logs, metadata, logFiles, cache);
+        BloomFilter filter = bloomBitsPerKey <= 0 ? null : buildFilter(body, entries, bloomBitsPerKey);
+        return new ClTableReader(file, path, body, entries, logs, metadata, logFiles, cache, filter);
+    }
+
+    /** The filter of the distinct user keys of {@code entries} (in internal order, so a key's versions are adjacent). */
+    private static BloomFilter buildFilter(byte[] body, long[] entries, int bitsPerKey) {
+        long[] hashes = new long[entries.length];
+        int count = 0;
+        int prevStart = -1;
+        int prevLen = 0;
+        for (long e : entries) {
+            int start = (int) (e >>> 16);
+            int len = (int) (e & 0xffff);
+            if (prevStart < 0 || !Arrays.equals(body, start, start + len, body, prevStart, prevStart + prevLen)) {
+                hashes[count++] = BloomFilter.hash(body, start, len);
+            }
+            prevStart = start;
+            prevLen = len;
+        }
+        byte[] encoded = BloomFilter.build(hashes, count, bitsPerKey);
+        return BloomFilter.decode(encoded, 0, encoded.length);
     }
 
     /** Parses the entry at {@code pos[0]}, moving past it; returns its key's offset and length, packed. */
@@ -257,8 +288,16 @@ final class ClTableReader implements OpenTable {
         return op.value;
     }
 
+    /** The filter's verdict on {@code key}; true when the table has none. */
+    boolean mayContain(byte[] key) {
+        return filter == null || filter.mayContain(key);
+    }
+
     @Override
     public boolean get(byte[] key, long seq, boolean fillCache, Lookup out) throws IOException {
+        if (!mayContain(key)) {
+            return false;
+        }
         int i = lowerBound(key, seq);
         if (i == entries.length) {
             return false;

@@ -44,10 +44,13 @@ public final class TriadScheme implements CompactionScheme {
     private final boolean log;
     private final TableLogs tableLogs = new TableLogs();
     private final ClTableStats logStats = new ClTableStats();
+    /** Bits per key of the filter each CL-table builds over its index when opened (the SSTables' setting). */
+    private final int bloomBitsPerKey;
 
     public TriadScheme(EngineOptions o) {
         TriadOptions t = (TriadOptions) o.compactionOptions();
         log = t.log();
+        bloomBitsPerKey = o.bloomBitsPerKey();
         mem = t.mem() ? new HotKeyStats(t.hotFraction(), t.flushThreshold(), o.memstoreSize() / 2) : null;
         if (t.disk()) {
             sketches = new Sketches();
@@ -138,7 +141,7 @@ public final class TriadScheme implements CompactionScheme {
     @Override
     public void registerTableFormats(TableFormats formats, EngineCounters counters) {
         formats.register(FileHeader.KIND_CLTABLE, (file, path, number) -> ClTableReader.open(file, path,
-                formats.fileSystem(), formats.blockCache()));
+                formats.fileSystem(), formats.blockCache(), bloomBitsPerKey));
     }
 
     /** The logs of every CL-table still held by a live version or being written. */

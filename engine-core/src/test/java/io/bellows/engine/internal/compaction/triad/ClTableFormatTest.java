@@ -75,7 +75,7 @@ class ClTableFormatTest {
         CrashableFileSystem fs = store();
         assertEquals(EXAMPLE, HexFormat.of().formatHex(fs.readAll(FileNames.table(DIR, 8))));
         Path path = FileNames.table(DIR, 8);
-        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null, 10)) {
             Lookup out = new Lookup();
             assertTrue(r.get(bytes("k"), 100, false, out));
             assertEquals(5, out.sequence);
@@ -120,7 +120,7 @@ class ClTableFormatTest {
             byte[] flipped = data.clone();
             flipped[at] ^= 0x04;
             fs.overwrite(log, flipped);
-            try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {
+            try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null, 10)) {
                 int pos = at;
                 assertThrows(CorruptionException.class, () -> r.get(bytes("k"), 100, false, new Lookup()),
                         "flip at " + pos);
@@ -133,7 +133,7 @@ class ClTableFormatTest {
             flipped[at] ^= 0x10;
             fs.overwrite(path, flipped);
             int pos = at;
-            assertThrows(CorruptionException.class, () -> ClTableReader.open(fs.openTable(path), path, fs, null).close(),
+            assertThrows(CorruptionException.class, () -> ClTableReader.open(fs.openTable(path), path, fs, null, 10).close(),
                     "flip at " + pos);
         }
     }
@@ -163,7 +163,7 @@ class ClTableFormatTest {
         w.finish(fs.createTable(path), null);
 
         BlockCache cache = new BlockCache(1 << 20);
-        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, cache)) {
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, cache, 0)) {
             Lookup out = new Lookup();
             assertTrue(r.get(bytes("big"), 100, false, out));
             assertArrayEquals(big, out.copyValue());
@@ -180,8 +180,50 @@ class ClTableFormatTest {
             assertArrayEquals(bytes("s"), out.copyValue());
         }
         // Without the cache, the wiped log is corruption, never a value.
-        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null)) {
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null, 10)) {
             assertThrows(CorruptionException.class, () -> r.get(bytes("small"), 100, true, new Lookup()));
+        }
+    }
+
+    /**
+     * The filter built at open keeps every key of the index (each of its versions found, the newest first)
+     * and turns most absent keys away before the index is searched; with filters off every key passes.
+     */
+    @Test
+    void theFilterKeepsEveryKeyAndRejectsMostAbsentOnes() throws Exception {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        fs.createDirectories(DIR);
+        ClTableWriter w = new ClTableWriter(new long[0]);
+        int keys = 2000;
+        for (int k = 0; k < keys; k++) {
+            byte[] key = bytes(String.format("key%06d", 2 * k));
+            if (k % 3 == 0) {
+                w.addInline(key, 3L * k + 2, InternalKeys.KIND_PUT, bytes("new" + k));
+            }
+            w.addInline(key, 3L * k + 1, InternalKeys.KIND_PUT, bytes("old" + k));
+        }
+        Path path = FileNames.table(DIR, 8);
+        w.finish(fs.createTable(path), null);
+        try (ClTableReader r = ClTableReader.open(fs.openTable(path), path, fs, null, 10);
+                ClTableReader unfiltered = ClTableReader.open(fs.openTable(path), path, fs, null, 0)) {
+            Lookup out = new Lookup();
+            for (int k = 0; k < keys; k++) {
+                byte[] key = bytes(String.format("key%06d", 2 * k));
+                assertTrue(r.mayContain(key), "key " + k);
+                assertTrue(r.get(key, InternalKeys.MAX_SEQUENCE, false, out), "key " + k);
+                assertArrayEquals(bytes((k % 3 == 0 ? "new" : "old") + k), out.copyValue());
+                assertTrue(r.get(key, 3L * k + 1, false, out), "the older version of key " + k);
+                assertArrayEquals(bytes("old" + k), out.copyValue());
+            }
+            int passed = 0;
+            for (int k = 0; k < keys; k++) {
+                byte[] absent = bytes(String.format("key%06d", 2 * k + 1));
+                assertFalse(r.get(absent, InternalKeys.MAX_SEQUENCE, false, out));
+                assertTrue(unfiltered.mayContain(absent));
+                passed += r.mayContain(absent) ? 1 : 0;
+            }
+            // 10 bits per key: about 1% false positives; 3% leaves room for chance, none would mean no filter.
+            assertTrue(passed < keys * 3 / 100, passed + " of " + keys + " absent keys passed the filter");
         }
     }
 }
