@@ -2,6 +2,8 @@ package io.bellows.engine.internal.compaction.triad;
 
 import io.bellows.engine.internal.compaction.TableAnnotator;
 import io.bellows.engine.internal.compaction.TableSource;
+import io.bellows.engine.internal.iter.ExactScratch;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,6 +53,7 @@ final class Sketches {
         return new TableAnnotator() {
             private HllSketch hll = TableSketch.newSketch();
             private long keys;
+            private final ExactScratch scratch = new ExactScratch();
 
             @Override
             public void addKey(byte[] userKey) {
@@ -58,6 +61,19 @@ final class Sketches {
                 // sketch and the count about the same keys.
                 if (userKey.length > 0) {
                     hll.update(userKey);
+                    keys++;
+                }
+            }
+
+            /**
+             * HllSketch hashes a whole array (MurmurHash3 over every byte) and has no (array, offset, length)
+             * form; its ByteBuffer form wraps the buffer in new objects each call. So the key goes into a
+             * reused array of exactly its length, and the sketch is the one the key's own array would give.
+             */
+            @Override
+            public void addKey(Slice userKey) {
+                if (userKey.length() > 0) {
+                    hll.update(scratch.of(userKey));
                     keys++;
                 }
             }
