@@ -4,6 +4,7 @@ import io.bellows.engine.internal.compaction.TableAnnotator;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
@@ -34,10 +35,14 @@ final class ClTableSink implements TableSink {
     private boolean fileCreated;
     private byte[] smallestKey;
     private long smallestSeq;
+    /** The last user key added is lastKey[0, lastKeyLength); none yet when negative. */
     private byte[] lastKey;
+    private int lastKeyLength = -1;
     private long lastSeq;
     private long maxSeq;
     private long pointers;
+    private final Slice keyArg = new Slice();
+    private final Slice valueArg = new Slice();
 
     ClTableSink(TableWriteContext ctx, long[] logs, TableAnnotator annotator, TableLogs tableLogs, ClTableStats stats) {
         this.ctx = ctx;
@@ -49,6 +54,15 @@ final class ClTableSink implements TableSink {
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
+        add(keyArg.set(key), seq, kind, valueArg.set(value));
+    }
+
+    /**
+     * Writes the entry's bytes straight from the views into the index; beyond the index only the table's
+     * first key is copied out, and the last key is kept in scratch for the table's key range.
+     */
+    @Override
+    public void add(Slice key, long seq, int kind, Slice value) throws IOException {
         if (writer == null) {
             number = ctx.versions().newFileNumber();
             ctx.pendingOutputs().add(number);
@@ -56,7 +70,7 @@ final class ClTableSink implements TableSink {
             path = FileNames.table(ctx.dir(), number);
             index = LogIndex.read(ctx.dir(), ctx.fs(), logs);
             writer = new ClTableWriter(logs);
-            smallestKey = key;
+            smallestKey = key.copy();
             smallestSeq = seq;
         }
         long p = kind == InternalKeys.KIND_PUT ? index.position(seq) : -1;
@@ -66,10 +80,13 @@ final class ClTableSink implements TableSink {
         } else {
             writer.addInline(key, seq, kind, value);
         }
-        if (annotator != null && (lastKey == null || !Arrays.equals(lastKey, key))) {
-            annotator.addKey(key);
+        if (lastKeyLength < 0 || !key.contentEquals(lastKey, lastKeyLength)) {
+            if (annotator != null) {
+                annotator.addKey(key);
+            }
+            lastKey = key.copyInto(lastKey);
+            lastKeyLength = key.length();
         }
-        lastKey = key;
         lastSeq = seq;
         maxSeq = Math.max(maxSeq, seq);
     }
@@ -97,7 +114,8 @@ final class ClTableSink implements TableSink {
         tableLogs.put(number, logs);
         stats.written(writer.entries(), pointers);
         index = null;
-        return List.of(new FileMeta(number, size, smallestKey, smallestSeq, lastKey, lastSeq, writer.entries(), maxSeq));
+        return List.of(new FileMeta(number, size, smallestKey, smallestSeq, Arrays.copyOf(lastKey, lastKeyLength), lastSeq,
+                writer.entries(), maxSeq));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction.triad;
 
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Checksums;
 import io.bellows.engine.internal.util.Coding;
@@ -33,30 +34,35 @@ final class ClTableWriter {
         return count;
     }
 
-    /** An entry whose version is read from log {@code logIndex} of the list, at the operation's position. */
-    void addPointer(byte[] key, long seq, int kind, int logIndex, long chunkOffset, int offsetInChunk) {
+    /**
+     * An entry whose version is read from log {@code logIndex} of the list, at the operation's position.
+     * {@code key} need stay valid only during the call: its bytes are copied into the index.
+     */
+    void addPointer(Slice key, long seq, int kind, int logIndex, long chunkOffset, int offsetInChunk) {
         head(key, seq, kind, logIndex + 1L);
         size = ensure(size, 20);
         size = Coding.putVarLong(entries, size, chunkOffset);
         size = Coding.putVarInt(entries, size, offsetInChunk);
     }
 
-    /** An entry holding its value (PUT) or nothing more (DELETE). */
-    void addInline(byte[] key, long seq, int kind, byte[] value) {
+    /** An entry holding its value (PUT) or nothing more (DELETE); views as for {@link #addPointer}. */
+    void addInline(Slice key, long seq, int kind, Slice value) {
         head(key, seq, kind, 0);
         if (kind == InternalKeys.KIND_PUT) {
-            size = ensure(size, 5 + value.length);
-            size = Coding.putVarInt(entries, size, value.length);
-            System.arraycopy(value, 0, entries, size, value.length);
-            size += value.length;
+            int vl = value.length();
+            size = ensure(size, 5 + vl);
+            size = Coding.putVarInt(entries, size, vl);
+            System.arraycopy(value.array(), value.offset(), entries, size, vl);
+            size += vl;
         }
     }
 
-    private void head(byte[] key, long seq, int kind, long ref) {
-        size = ensure(size, 5 + key.length + 8 + 10);
-        size = Coding.putVarInt(entries, size, key.length);
-        System.arraycopy(key, 0, entries, size, key.length);
-        size += key.length;
+    private void head(Slice key, long seq, int kind, long ref) {
+        int kl = key.length();
+        size = ensure(size, 5 + kl + 8 + 10);
+        size = Coding.putVarInt(entries, size, kl);
+        System.arraycopy(key.array(), key.offset(), entries, size, kl);
+        size += kl;
         Coding.putLong(entries, size, InternalKeys.trailer(seq, kind));
         size += 8;
         size = Coding.putVarLong(entries, size, ref);

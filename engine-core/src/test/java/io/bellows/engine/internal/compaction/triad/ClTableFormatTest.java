@@ -11,6 +11,7 @@ import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.BlockCache;
@@ -62,9 +63,9 @@ class ClTableFormatTest {
         assertEquals(List.of("5/1@16+12", "6/0@16+18"), ops);
 
         ClTableWriter w = new ClTableWriter(new long[] {7});
-        w.addInline(bytes("a"), 6, InternalKeys.KIND_DELETE, null);
-        w.addPointer(bytes("k"), 5, InternalKeys.KIND_PUT, 0, 16, 12);
-        w.addInline(bytes("z"), 9, InternalKeys.KIND_PUT, bytes("zz"));
+        w.addInline(Slice.of(bytes("a")), 6, InternalKeys.KIND_DELETE, null);
+        w.addPointer(Slice.of(bytes("k")), 5, InternalKeys.KIND_PUT, 0, 16, 12);
+        w.addInline(Slice.of(bytes("z")), 9, InternalKeys.KIND_PUT, Slice.of(bytes("zz")));
         WritableFile f = fs.createTable(FileNames.table(DIR, 8));
         assertEquals(EXAMPLE.length() / 2, w.finish(f, null));
         return fs;
@@ -157,8 +158,8 @@ class ClTableFormatTest {
         LogPositions.scan(fs.openLog(FileNames.log(DIR, 7)), FileNames.log(DIR, 7),
                 (seq, kind, chunk, off) -> at[(int) (seq - 40)] = new long[] {chunk, off});
         ClTableWriter w = new ClTableWriter(new long[] {7});
-        w.addPointer(bytes("big"), 40, InternalKeys.KIND_PUT, 0, at[0][0], (int) at[0][1]);
-        w.addPointer(bytes("small"), 41, InternalKeys.KIND_PUT, 0, at[1][0], (int) at[1][1]);
+        w.addPointer(Slice.of(bytes("big")), 40, InternalKeys.KIND_PUT, 0, at[0][0], (int) at[0][1]);
+        w.addPointer(Slice.of(bytes("small")), 41, InternalKeys.KIND_PUT, 0, at[1][0], (int) at[1][1]);
         Path path = FileNames.table(DIR, 8);
         w.finish(fs.createTable(path), null);
 
@@ -198,9 +199,9 @@ class ClTableFormatTest {
         for (int k = 0; k < keys; k++) {
             byte[] key = bytes(String.format("key%06d", 2 * k));
             if (k % 3 == 0) {
-                w.addInline(key, 3L * k + 2, InternalKeys.KIND_PUT, bytes("new" + k));
+                w.addInline(Slice.of(key), 3L * k + 2, InternalKeys.KIND_PUT, Slice.of(bytes("new" + k)));
             }
-            w.addInline(key, 3L * k + 1, InternalKeys.KIND_PUT, bytes("old" + k));
+            w.addInline(Slice.of(key), 3L * k + 1, InternalKeys.KIND_PUT, Slice.of(bytes("old" + k)));
         }
         Path path = FileNames.table(DIR, 8);
         w.finish(fs.createTable(path), null);
