@@ -3,6 +3,7 @@ package io.bellows.engine.internal.compaction.trie;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableProperties;
@@ -10,6 +11,7 @@ import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HTableWriter;
 import io.bellows.engine.internal.table.htable.KeyHash;
 import io.bellows.engine.internal.table.htable.TableFilters;
+import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.Version;
@@ -68,15 +70,32 @@ final class TrieSink implements TableSink {
         addHashed(key, seq, kind, value, hash.hi(key), hash.lo(key));
     }
 
+    /**
+     * As {@link #add(byte[], long, int, byte[])} for views valid during the call (a flush's): the key is
+     * hashed in place, and only what the table keeps until it is written is copied out.
+     */
+    @Override
+    public void add(Slice key, long seq, int kind, Slice value) throws IOException {
+        byte[] b = key.array();
+        int off = key.offset();
+        int len = key.length();
+        long hi = hash.hi(b, off, len);
+        stream(hi).add(key, seq, kind, value, hi, hash.lo(b, off, len));
+    }
+
     /** {@link #add} of an entry whose hash under {@link #hashSeed} the caller has (a compaction's input). */
     void addHashed(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
+        stream(hi).add(key, seq, kind, value, hi, lo);
+    }
+
+    private Stream stream(long hi) {
         long c = Containers.id(level, KeyHash.path(hi, level));
         Stream s = open.get(c);
         if (s == null) {
             s = new Stream(c);
             open.put(c, s);
         }
-        s.add(key, seq, kind, value, hi, lo);
+        return s;
     }
 
     /**
@@ -169,9 +188,31 @@ final class TrieSink implements TableSink {
 
         void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
             boolean newKey = lastKey == null || !Arrays.equals(lastKey, key);
+            prepare(newKey, key.length, value == null ? 0 : value.length, seq, kind);
+            writer.add(key, seq, kind, value, hi, lo);
+            lastKey = key;
+            maxSeq = Math.max(maxSeq, seq);
+        }
+
+        /**
+         * The writer keeps each entry's arrays until the table is written, so those are the copies made: a
+         * key once for all its versions (they arrive together, newest first), a PUT's value, nothing for a
+         * tombstone (whose value no table holds).
+         */
+        void add(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
+            boolean newKey = lastKey == null || !key.contentEquals(lastKey);
+            prepare(newKey, key.length(), value.length(), seq, kind);
+            byte[] k = newKey ? key.copy() : lastKey;
+            byte[] v = kind != InternalKeys.KIND_PUT || value.length() == 0 ? Bytes.EMPTY : value.copy();
+            writer.add(k, seq, kind, v, hi, lo);
+            lastKey = k;
+            maxSeq = Math.max(maxSeq, seq);
+        }
+
+        /** Cuts the table before a new key that would overfill it, and opens one if none is. */
+        private void prepare(boolean newKey, int keyLength, int valueLength, long seq, int kind) throws IOException {
             if (writer != null && newKey) {
-                int size = HTableFormat.itemSize(key.length, value == null ? 0 : value.length, seq,
-                        kind == InternalKeys.KIND_DELETE);
+                int size = HTableFormat.itemSize(keyLength, valueLength, seq, kind == InternalKeys.KIND_DELETE);
                 if (writer.wouldOverfill(size)) {
                     writeTable();
                 }
@@ -179,9 +220,6 @@ final class TrieSink implements TableSink {
             if (writer == null) {
                 writer = new HTableWriter(hash, scheme.buckets(), scheme.bloomBitsPerKey());
             }
-            writer.add(key, seq, kind, value, hi, lo);
-            lastKey = key;
-            maxSeq = Math.max(maxSeq, seq);
         }
 
         private void writeTable() throws IOException {
