@@ -22,6 +22,8 @@ public final class PtierOptions implements CompactionOptions {
      * {@code key} that are its prefix (0 to {@code key.length}). Must be consistent with key order: keys
      * with one prefix are contiguous in byte order, which holds for any "first bytes up to a delimiter"
      * rule. Called during compactions on background threads; must be thread-safe and should not allocate.
+     * {@code key} is valid only during the call (a compaction may pass an array it reuses for the next key
+     * of that length): read it, neither keep nor change it.
      */
     @FunctionalInterface
     public interface PrefixExtractor {

@@ -1,6 +1,8 @@
 package io.bellows.engine.internal.compaction.ptier;
 
 import io.bellows.engine.PtierOptions;
+import io.bellows.engine.internal.iter.ExactScratch;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import java.util.Arrays;
 
@@ -30,6 +32,17 @@ final class Prefixes {
                     + " bytes; a prefix length must be between 0 and the key's length");
         }
         return n;
+    }
+
+    /**
+     * Length of the prefix of the key {@code view} holds. A user's extractor reads a whole array, so it is
+     * given the key in {@code scratch} (the caller's: this object is shared by compaction threads).
+     */
+    int length(Slice view, ExactScratch scratch) {
+        if (extractor == null) {
+            return Math.min(fixedLength, view.length());
+        }
+        return length(scratch.of(view));
     }
 
     boolean same(byte[] a, byte[] b) {
