@@ -3,7 +3,6 @@ package io.bellows.engine.internal.compaction;
 import io.bellows.engine.Compression;
 import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.io.WritableFile;
-import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.TableBuilder;
 import io.bellows.engine.internal.table.TableProperties;
 import io.bellows.engine.internal.iter.Slice;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -86,11 +84,7 @@ public final class TableOutputs implements TableSink {
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
-        Objects.requireNonNull(key, "key");
-        if (kind == InternalKeys.KIND_PUT) {
-            // TableBuilder.add(byte[]...) refuses it too; the view path below would write an empty value.
-            Objects.requireNonNull(value, "value of a PUT");
-        }
+        TableSink.checkArrays(key, kind, value);
         add(keyArg.set(key), seq, kind, valueArg.set(value));
     }
 

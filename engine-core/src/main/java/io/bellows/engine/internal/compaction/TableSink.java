@@ -1,9 +1,11 @@
 package io.bellows.engine.internal.compaction;
 
 import io.bellows.engine.internal.iter.Slice;
+import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where a flush or compaction writes its surviving entries (fed in internal-key order). The scheme
@@ -11,7 +13,23 @@ import java.util.List;
  * after a failure, and releases the numbers it created from the pending outputs.
  */
 public interface TableSink {
+    /**
+     * Adds an entry given as arrays; a DELETE's {@code value} may be null.
+     *
+     * @throws NullPointerException for a null key or a PUT without value (see {@link #checkArrays})
+     */
     void add(byte[] key, long seq, int kind, byte[] value) throws IOException;
+
+    /**
+     * What {@link #add(byte[], long, int, byte[])} refuses, for sinks that forward arrays to their view path
+     * (where a null value reads as an empty one): a null key, or a PUT without value.
+     */
+    static void checkArrays(byte[] key, int kind, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        if (kind == InternalKeys.KIND_PUT) {
+            Objects.requireNonNull(value, "value of a PUT");
+        }
+    }
 
     /**
      * As {@link #add(byte[], long, int, byte[])} for views valid during the call (an iterator's

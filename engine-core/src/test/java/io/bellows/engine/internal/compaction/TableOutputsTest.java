@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.internal.key.InternalKeys;
 import org.junit.jupiter.api.Test;
 
-/** The array entry point of the SSTable sink refuses what {@code TableBuilder.add(byte[]...)} refuses. */
+/**
+ * The array entry point of the SSTable sink refuses what {@code TableBuilder.add(byte[]...)} refuses, rather than
+ * writing a missing PUT value as an empty one through its view path.
+ */
 class TableOutputsTest {
     @Test
     void aPutWithoutValueIsRefusedBeforeAnythingIsWritten() {

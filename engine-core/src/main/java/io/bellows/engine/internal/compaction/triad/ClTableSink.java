@@ -54,6 +54,7 @@ final class ClTableSink implements TableSink {
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
+        TableSink.checkArrays(key, kind, value);
         add(keyArg.set(key), seq, kind, valueArg.set(value));
     }
 
