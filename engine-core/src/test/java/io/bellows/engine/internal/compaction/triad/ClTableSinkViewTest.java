@@ -10,11 +10,11 @@ import io.bellows.engine.TestSeeds;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.compaction.TableOutputs;
+import io.bellows.engine.internal.compaction.SinkFeeder;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.io.FileHeader;
-import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
@@ -119,9 +119,9 @@ class ClTableSinkViewTest {
     private static Flushed flush(List<Entry> logged, List<Entry> flushed, boolean views, Random rnd)
             throws IOException {
         Store s = new Store(logged, true);
-        Feeder feed = new Feeder();
+        SinkFeeder feed = new SinkFeeder(448);
         for (Entry e : flushed) {
-            feed.add(s.sink, e, views, rnd.nextInt(64));
+            feed.add(s.sink, e.key(), e.seq(), e.kind(), e.value(), views, rnd.nextInt(64));
         }
         FileMeta meta = s.sink.finish().get(0);
         return new Flushed(s.fs.readAll(FileNames.table(DIR, meta.number)), s.scheme.sketches().get(meta.number)
@@ -132,12 +132,14 @@ class ClTableSinkViewTest {
     private static Measured measure(com.sun.management.ThreadMXBean mx, List<Entry> logged, List<Entry> flushed,
             boolean views) throws IOException {
         Store s = new Store(logged, false);
-        Feeder feed = new Feeder();
-        feed.add(s.sink, flushed.get(0), views, 0);
+        SinkFeeder feed = new SinkFeeder(448);
+        Entry first = flushed.get(0);
+        feed.add(s.sink, first.key(), first.seq(), first.kind(), first.value(), views, 0);
         long tid = Thread.currentThread().getId();
         long before = mx.getThreadAllocatedBytes(tid);
         for (int i = 1; i < flushed.size(); i++) {
-            feed.add(s.sink, flushed.get(i), views, i & 31);
+            Entry e = flushed.get(i);
+            feed.add(s.sink, e.key(), e.seq(), e.kind(), e.value(), views, i & 31);
         }
         long bytes = mx.getThreadAllocatedBytes(tid) - before;
         FileMeta meta = s.sink.finish().get(0);
@@ -149,27 +151,6 @@ class ClTableSinkViewTest {
         List<Entry> out = new ArrayList<>(ops);
         out.sort((x, y) -> InternalKeys.compare(x.key(), x.seq(), y.key(), y.seq()));
         return out;
-    }
-
-    /** Hands entries over as views at an offset of arrays the next entry overwrites, or as arrays of their own. */
-    private static final class Feeder {
-        private final byte[] keyBlock = new byte[256];
-        private final byte[] valueBlock = new byte[512];
-        private final Slice key = new Slice();
-        private final Slice value = new Slice();
-
-        void add(TableSink sink, Entry e, boolean views, int off) throws IOException {
-            if (!views) {
-                sink.add(key.set(e.key()).copy(), e.seq(), e.kind(), value.set(e.value()).copy());
-                return;
-            }
-            Arrays.fill(keyBlock, (byte) off);
-            Arrays.fill(valueBlock, (byte) off);
-            System.arraycopy(e.key(), 0, keyBlock, off, e.key().length);
-            System.arraycopy(e.value(), 0, valueBlock, off, e.value().length);
-            sink.add(key.set(keyBlock, off, e.key().length), e.seq(), e.kind(),
-                    value.set(valueBlock, off, e.value().length));
-        }
     }
 
     /** A store whose log {@link #LOG} holds {@code logged}, and a CL-table sink of a flush of that log. */

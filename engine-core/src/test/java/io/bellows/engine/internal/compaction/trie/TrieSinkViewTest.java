@@ -9,10 +9,10 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.compaction.TableOutputs;
+import io.bellows.engine.internal.compaction.SinkFeeder;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.CrashableFileSystem;
-import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
@@ -118,11 +118,12 @@ class TrieSinkViewTest {
     private static long measure(com.sun.management.ThreadMXBean mx, List<Entry> entries, boolean views)
             throws IOException {
         Store s = new Store(1024);
-        Feeder feed = new Feeder();
+        SinkFeeder feed = new SinkFeeder(4032);
         long tid = Thread.currentThread().getId();
         long before = mx.getThreadAllocatedBytes(tid);
         for (int i = 0; i < entries.size(); i++) {
-            feed.add(s.sink, entries.get(i), views, i & 31);
+            Entry e = entries.get(i);
+            feed.add(s.sink, e.key(), e.seq(), e.kind(), e.value(), views, i & 31);
         }
         long bytes = mx.getThreadAllocatedBytes(tid) - before;
         s.sink.abandon();
@@ -132,36 +133,15 @@ class TrieSinkViewTest {
     private static List<FileMeta> flush(List<Entry> entries, boolean views, Random rnd, int buckets, List<byte[]> files)
             throws IOException {
         Store s = new Store(buckets);
-        Feeder feed = new Feeder();
+        SinkFeeder feed = new SinkFeeder(4032);
         for (Entry e : entries) {
-            feed.add(s.sink, e, views, rnd.nextInt(64));
+            feed.add(s.sink, e.key(), e.seq(), e.kind(), e.value(), views, rnd.nextInt(64));
         }
         List<FileMeta> metas = s.sink.finish();
         for (FileMeta f : metas) {
             files.add(s.fs.readAll(FileNames.table(DIR, f.number)));
         }
         return metas;
-    }
-
-    /** Hands entries over as views at an offset of arrays the next entry overwrites, or as arrays of their own. */
-    private static final class Feeder {
-        private final byte[] keyBlock = new byte[256];
-        private final byte[] valueBlock = new byte[4096];
-        private final Slice key = new Slice();
-        private final Slice value = new Slice();
-
-        void add(TableSink sink, Entry e, boolean views, int off) throws IOException {
-            if (!views) {
-                sink.add(key.set(e.key()).copy(), e.seq(), e.kind(), value.set(e.value()).copy());
-                return;
-            }
-            Arrays.fill(keyBlock, (byte) off);
-            Arrays.fill(valueBlock, 0, off + e.value().length, (byte) off);
-            System.arraycopy(e.key(), 0, keyBlock, off, e.key().length);
-            System.arraycopy(e.value(), 0, valueBlock, off, e.value().length);
-            sink.add(key.set(keyBlock, off, e.key().length), e.seq(), e.kind(),
-                    value.set(valueBlock, off, e.value().length));
-        }
     }
 
     /** A new store of {@code buckets}-bucket tables and a flush's sink into it. */
