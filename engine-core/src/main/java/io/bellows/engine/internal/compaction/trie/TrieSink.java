@@ -19,9 +19,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,7 +44,14 @@ final class TrieSink implements TableSink {
     private final long stampFloor;
     private final Version base;
     private PileIndex baseIndex;
-    private final Map<Long, Stream> open = new LinkedHashMap<>();
+    /**
+     * Open streams in the order they opened, which is the order their tables are numbered in. A map keyed
+     * by container would box the id per entry below the root; a scan over so few is cheap: a flush writes
+     * one container, a compaction's group one or its eight children.
+     */
+    private long[] openIds = new long[8];
+    private Stream[] openStreams = new Stream[8];
+    private int openCount;
     private final List<Placed> placed = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
     private boolean released;
@@ -90,11 +95,18 @@ final class TrieSink implements TableSink {
 
     private Stream stream(long hi) {
         long c = Containers.id(level, KeyHash.path(hi, level));
-        Stream s = open.get(c);
-        if (s == null) {
-            s = new Stream(c);
-            open.put(c, s);
+        for (int i = 0; i < openCount; i++) {
+            if (openIds[i] == c) {
+                return openStreams[i];
+            }
         }
+        if (openCount == openIds.length) {
+            openIds = Arrays.copyOf(openIds, 2 * openCount);
+            openStreams = Arrays.copyOf(openStreams, 2 * openCount);
+        }
+        Stream s = new Stream(c);
+        openIds[openCount] = c;
+        openStreams[openCount++] = s;
         return s;
     }
 
@@ -117,10 +129,11 @@ final class TrieSink implements TableSink {
 
     /** Writes out every open stream (the end of one input container's merge keeps memory bounded). */
     void finishStreams() throws IOException {
-        for (Stream s : open.values()) {
-            s.finish();
+        for (int i = 0; i < openCount; i++) {
+            openStreams[i].finish();
+            openStreams[i] = null;
         }
-        open.clear();
+        openCount = 0;
     }
 
     /** Finished tables with their placements; finishes open streams first. */
