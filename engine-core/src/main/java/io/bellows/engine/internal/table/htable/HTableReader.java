@@ -165,7 +165,7 @@ public final class HTableReader implements OpenTable {
     }
 
     /** Reads overflow item {@code i} again and returns its value, verified. */
-    private byte[] overflowValue(int i) throws IOException {
+    byte[] overflowValue(int i) throws IOException {
         byte[] item = file.read(overflowItemAt[i], overflowItemLength[i]);
         verifyOverflowItem(i, item, 0);
         return Arrays.copyOfRange(item, overflowValueAt[i], overflowValueAt[i] + overflowValueLength[i]);
@@ -517,8 +517,16 @@ public final class HTableReader implements OpenTable {
         return overflowKinds[i] == InternalKeys.KIND_PUT ? overflowValueLength[i] : -1;
     }
 
-    byte[] overflowValueOf(int i) throws IOException {
-        return overflowValue(i);
+    /** The encoded length of overflow item {@code i}. */
+    int overflowItemLength(int i) {
+        return overflowItemLength[i];
+    }
+
+    /** Reads overflow item {@code i} again into {@code dst[0, length)}, verified; returns where its value starts. */
+    int readOverflowItem(int i, byte[] dst) throws IOException {
+        file.read(overflowItemAt[i], dst, 0, overflowItemLength[i]);
+        verifyOverflowItem(i, dst, 0);
+        return overflowValueAt[i];
     }
 
     /** {@link #iterator()}; the whole table is read once whatever {@code fillCache} says. */

@@ -1,6 +1,8 @@
 package io.bellows.engine.internal.table.htable;
 
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Coding;
 import java.io.IOException;
 import java.util.Arrays;
@@ -16,7 +18,9 @@ import java.util.Arrays;
  * tables it writes instead of computing it again.
  *
  * <p>The cursor holds the table's bucket area (its bucket bytes, once) and six numbers per item, far
- * less than one object per entry. Not thread-safe.
+ * less than one object per entry. {@link #keySlice} and {@link #valueSlice} are views into that area
+ * (an overflow item's value into scratch the cursor reuses), valid until the cursor moves, so a
+ * compaction copies only the entries it keeps. Not thread-safe.
  */
 public final class HashOrderCursor {
     private final HTableReader table;
@@ -33,6 +37,10 @@ public final class HashOrderCursor {
     /** Items in hash order. */
     private final int[] order;
     private int pos = -1;
+    private final Slice keyView = new Slice();
+    private final Slice valueView = new Slice();
+    /** An overflow item read again for its value; grown to the largest one read. */
+    private byte[] overflowScratch = Bytes.EMPTY;
 
     HashOrderCursor(HTableReader table, byte[] area, int items, int overflow) {
         this.table = table;
@@ -47,11 +55,12 @@ public final class HashOrderCursor {
         KeyHash hash = table.hash();
         int buckets = table.buckets();
         int i = 0;
+        int[] p = new int[1];
         for (int b = 0; b < buckets; b++) {
             int off = b * HTableFormat.BUCKET_SIZE;
             int limit = off + HTableFormat.SOURCE_OFFSET;
             int stored = Coding.getShort(area, off);
-            int[] p = {off + HTableFormat.COUNT_LENGTH};
+            p[0] = off + HTableFormat.COUNT_LENGTH;
             for (int k = 0; k < stored; k++, i++) {
                 int klen = Coding.getVarInt(area, p, limit);
                 long vlen = Coding.getVarLong(area, p, limit);
@@ -191,10 +200,37 @@ public final class HashOrderCursor {
             return null;
         }
         if (keyAt[i] < 0) {
-            return table.overflowValueOf(-1 - keyAt[i]);
+            return table.overflowValue(-1 - keyAt[i]);
         }
         int at = keyAt[i] + keyLength[i];
         return Arrays.copyOfRange(area, at, at + valueLength[i]);
+    }
+
+    /** The current user key, valid until the cursor moves. */
+    public Slice keySlice() {
+        int i = order[pos];
+        return keyView.set(keyArray(i), keyOffset(i), keyLength[i]);
+    }
+
+    /**
+     * The current value, valid until the cursor moves; empty for a tombstone. An overflow item's value is
+     * not in the bucket area, so it is read again (into scratch) only when asked for: a pruned version's
+     * never is.
+     */
+    public Slice valueSlice() throws IOException {
+        int i = order[pos];
+        if (valueLength[i] <= 0) {
+            return valueView.set(Bytes.EMPTY, 0, 0);
+        }
+        if (keyAt[i] < 0) {
+            int o = -1 - keyAt[i];
+            int len = table.overflowItemLength(o);
+            if (overflowScratch.length < len) {
+                overflowScratch = new byte[Math.max(len, 2 * overflowScratch.length)];
+            }
+            return valueView.set(overflowScratch, table.readOverflowItem(o, overflowScratch), valueLength[i]);
+        }
+        return valueView.set(area, keyAt[i] + keyLength[i], valueLength[i]);
     }
 
     /** The current key's {@code hi} hash under the table's seed. */

@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** A table read in hash order yields every entry once, in the order a k-way merge of tables needs. */
+/**
+ * A table read in hash order yields every entry once, in the order a k-way merge of tables needs, as
+ * copies and as views alike.
+ */
 class HashOrderCursorTest {
     private static final int PUT = InternalKeys.KIND_PUT;
     private static final int DEL = InternalKeys.KIND_DELETE;
@@ -69,6 +72,8 @@ class HashOrderCursorTest {
             assertEquals(e.seq(), c.sequence());
             assertEquals(e.kind(), c.kind());
             assertArrayEquals(e.value(), c.value());
+            assertArrayEquals(e.key(), c.keySlice().copy(), "entry " + i + ", seed=" + seed);
+            assertArrayEquals(e.value() == null ? Bytes.EMPTY : e.value(), c.valueSlice().copy());
             assertEquals(h.hi(e.key()), c.hi());
             assertEquals(h.lo(e.key()), c.lo());
         }
