@@ -43,6 +43,14 @@ public final class Compaction {
     /** Whether no table below the output level may hold {@code key}, so a tombstone of it can go. */
     public interface BaseLevelTest {
         boolean isBaseLevelFor(byte[] key);
+
+        /**
+         * As {@link #isBaseLevelFor(byte[])} for a key view valid during the call; this default copies the
+         * key out, a test that needs no key (or compares in place) answers without the copy.
+         */
+        default boolean isBaseLevelFor(Slice key) {
+            return isBaseLevelFor(key.copy());
+        }
     }
 
     private final List<Input> inputs;

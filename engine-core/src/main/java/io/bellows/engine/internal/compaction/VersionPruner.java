@@ -49,7 +49,7 @@ public final class VersionPruner {
         } else {
             lastStripe = stripe;
         }
-        if (kind == InternalKeys.KIND_DELETE && stripe == 0 && baseLevel != null && baseLevel.isBaseLevelFor(key.copy())) {
+        if (kind == InternalKeys.KIND_DELETE && stripe == 0 && baseLevel != null && baseLevel.isBaseLevelFor(key)) {
             dropped++;
             return false;
         }

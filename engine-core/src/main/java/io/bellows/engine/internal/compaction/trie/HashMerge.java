@@ -1,7 +1,9 @@
 package io.bellows.engine.internal.compaction.trie;
 
+import io.bellows.engine.internal.compaction.Compaction;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.VersionPruner;
+import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HashOrderCursor;
 import io.bellows.engine.internal.table.htable.HashOrderMerge;
@@ -12,12 +14,32 @@ import java.util.List;
 
 /**
  * A compaction's merge of HTables ({@link HashOrderMerge}): each entry the pruner keeps reaches the sink
- * with its hash.
+ * with its hash. Entries travel as the cursors' views, so a version the pruner drops is never copied and
+ * one it keeps is copied only by the sink, into what its table holds until written.
  */
 final class HashMerge {
+    /**
+     * Every tombstone of the oldest stripe goes (the group's whole subtree is merged in place, so nothing
+     * older can hide below it); answering for views too keeps the pruner from copying such a tombstone's
+     * key only to drop it.
+     */
+    private static final Compaction.BaseLevelTest WHOLE_SUBTREE = new Compaction.BaseLevelTest() {
+        @Override
+        public boolean isBaseLevelFor(byte[] key) {
+            return true;
+        }
+
+        @Override
+        public boolean isBaseLevelFor(Slice key) {
+            return true;
+        }
+    };
+
     private HashMerge() {}
 
-    static void run(List<FileMeta> group, TableSource tables, VersionPruner pruner, TrieSink sink) throws IOException {
+    /** @param dropTombstones whether the group's whole subtree is merged in place */
+    static void run(List<FileMeta> group, TableSource tables, long[] snapshots, boolean dropTombstones,
+            TrieSink sink) throws IOException {
         List<HashOrderCursor> cursors = new ArrayList<>(group.size());
         long seed = sink.hashSeed();
         for (FileMeta f : group) {
@@ -29,11 +51,20 @@ final class HashMerge {
             }
             cursors.add(r.hashOrderCursor());
         }
+        merge(cursors, pruner(snapshots, dropTombstones), sink);
+    }
+
+    static VersionPruner pruner(long[] snapshots, boolean dropTombstones) {
+        return new VersionPruner(snapshots, dropTombstones ? WHOLE_SUBTREE : null);
+    }
+
+    /** The merge once the inputs are open (apart, so the allocation test counts this part alone). */
+    static void merge(List<HashOrderCursor> cursors, VersionPruner pruner, TrieSink sink) throws IOException {
         HashOrderMerge merge = new HashOrderMerge(cursors);
         for (HashOrderCursor top = merge.top(); top != null; merge.advance(), top = merge.top()) {
-            byte[] key = top.key();
+            Slice key = top.keySlice();
             if (pruner.keep(key, top.sequence(), top.kind())) {
-                sink.addHashed(key, top.sequence(), top.kind(), top.value(), top.hi(), top.lo());
+                sink.addHashed(key, top.sequence(), top.kind(), top.valueSlice(), top.hi(), top.lo());
             }
         }
     }

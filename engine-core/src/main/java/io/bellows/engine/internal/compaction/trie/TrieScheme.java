@@ -8,7 +8,6 @@ import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.TableWriteContext;
-import io.bellows.engine.internal.compaction.VersionPruner;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -228,7 +227,7 @@ public final class TrieScheme implements CompactionScheme {
             }
             boolean whole = here && allInputs(idx.pile(g), inputs) && allInputs(idx.below(g), inputs);
             sink.level(here ? top : top + 1);
-            HashMerge.run(group.getValue(), tables, new VersionPruner(snapshots, whole ? key -> true : null), sink);
+            HashMerge.run(group.getValue(), tables, snapshots, whole, sink);
             sink.finishStreams();
         }
         List<TrieSink.Placed> placed = sink.finishPlaced();

@@ -72,7 +72,8 @@ final class TrieSink implements TableSink {
 
     @Override
     public void add(byte[] key, long seq, int kind, byte[] value) throws IOException {
-        addHashed(key, seq, kind, value, hash.hi(key), hash.lo(key));
+        long hi = hash.hi(key);
+        stream(hi).add(key, seq, kind, value, hi, hash.lo(key));
     }
 
     /**
@@ -88,8 +89,11 @@ final class TrieSink implements TableSink {
         stream(hi).add(key, seq, kind, value, hi, hash.lo(b, off, len));
     }
 
-    /** {@link #add} of an entry whose hash under {@link #hashSeed} the caller has (a compaction's input). */
-    void addHashed(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
+    /**
+     * {@link #add(Slice, long, int, Slice)} of an entry whose hash under {@link #hashSeed} the caller has (a
+     * compaction's input, read through views as a flush's is).
+     */
+    void addHashed(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
         stream(hi).add(key, seq, kind, value, hi, lo);
     }
 
@@ -209,8 +213,8 @@ final class TrieSink implements TableSink {
 
         /**
          * The writer keeps each entry's arrays until the table is written, so those are the copies made: a
-         * key once for all its versions (they arrive together, newest first), a PUT's value, nothing for a
-         * tombstone (whose value no table holds).
+         * key once for all its versions (they arrive together, newest first, in a flush's key order as in a
+         * compaction's hash order), a PUT's value, nothing for a tombstone (whose value no table holds).
          */
         void add(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
             boolean newKey = lastKey == null || !key.contentEquals(lastKey);
