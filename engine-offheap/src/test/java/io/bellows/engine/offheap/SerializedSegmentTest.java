@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.MemoryLayout;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
@@ -21,7 +22,6 @@ import io.bellows.engine.internal.memstore.spi.Retention;
 import io.bellows.engine.internal.memstore.spi.Segment;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
 import io.bellows.engine.offheap.ModelCells.Entry;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -394,23 +394,22 @@ class SerializedSegmentTest {
             missing[i] = String.format("k%06d", 2 * i + 1).getBytes();
             present[i] = String.format("k%06d", 2 * i).getBytes();
         }
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long tid = Thread.currentThread().getId();
+        ThreadAllocations.assumeCounted();
         Lookup lk = new Lookup();
         for (int round = 0; round < 5; round++) { // warm up so the JIT has settled
             probe(f, missing, lk);
             probe(f, present, lk);
         }
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         for (int round = 0; round < 50; round++) {
             assertEquals(0, probe(f, missing, lk));
         }
-        long missAlloc = mx.getThreadAllocatedBytes(tid) - before;
-        before = mx.getThreadAllocatedBytes(tid);
+        long missAlloc = ThreadAllocations.allocated() - before;
+        before = ThreadAllocations.allocated();
         for (int round = 0; round < 50; round++) {
             assertEquals(present.length, probe(f, present, lk));
         }
-        long hitAlloc = mx.getThreadAllocatedBytes(tid) - before;
+        long hitAlloc = ThreadAllocations.allocated() - before;
         assertTrue(missAlloc < 50_000, "200000 missing probes allocated " + missAlloc + " bytes");
         // A 20-byte value is a 40-byte array: 200000 hits may allocate those and nothing else per probe.
         assertTrue(hitAlloc < 200_000L * 40 + 50_000, "200000 hits allocated " + hitAlloc + " bytes");

@@ -3,7 +3,6 @@ package io.bellows.engine.internal.db;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Cursor;
@@ -11,7 +10,7 @@ import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.ReadOptions;
-import java.lang.management.ManagementFactory;
+import io.bellows.engine.ThreadAllocations;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -31,9 +30,7 @@ class CursorAllocationTest {
 
     @Test
     void aScanAllocatesOnlyWhatItReturns() throws Exception {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         byte[] value = new byte[100];
         EngineOptions o = EngineOptions.builder().compaction(CompactionStyle.LEVELED)
                 .inMemoryCompaction(InMemoryCompaction.BASIC).build();
@@ -48,11 +45,10 @@ class CursorAllocationTest {
                 for (int round = 0; round < 5; round++) {
                     scan(db, null);
                 }
-                long tid = Thread.currentThread().getId();
-                long before = mx.getThreadAllocatedBytes(tid);
+                long before = ThreadAllocations.allocated();
                 long[] sum = new long[1];
                 scan(db, sum);
-                long bytes = mx.getThreadAllocatedBytes(tid) - before;
+                long bytes = ThreadAllocations.allocated() - before;
                 // A key of 11 bytes is a 32-byte array with its header, a 100-byte value 120 bytes: 152 a
                 // step. Before the cursor read views, each step also copied both out of the merge (304).
                 assertTrue(bytes < 200L * KEYS, where + ": " + bytes + " bytes for a scan of " + KEYS + " entries");

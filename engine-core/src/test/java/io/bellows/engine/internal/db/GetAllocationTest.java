@@ -2,13 +2,12 @@ package io.bellows.engine.internal.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.ReadOptions;
-import java.lang.management.ManagementFactory;
+import io.bellows.engine.ThreadAllocations;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,9 +28,7 @@ class GetAllocationTest {
 
     @Test
     void getsIntoTheCallersBufferAllocateNothing() throws Exception {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         byte[][] keys = new byte[1000][];
         byte[] value = new byte[100];
         try (Engine db = Engine.open(dir, EngineOptions.builder().compaction(CompactionStyle.LEVELED).build())) {
@@ -53,23 +50,22 @@ class GetAllocationTest {
                     db.get(keys[i % keys.length], direct.clear(), ro);
                     db.get(keys[i % keys.length]);
                 }
-                long tid = Thread.currentThread().getId();
-                long before = mx.getThreadAllocatedBytes(tid);
+                long before = ThreadAllocations.allocated();
                 for (int i = 0; i < GETS; i++) {
                     assertEquals(100, db.get(keys[i % keys.length], dst, 0, ro));
                 }
-                long into = mx.getThreadAllocatedBytes(tid) - before;
-                before = mx.getThreadAllocatedBytes(tid);
+                long into = ThreadAllocations.allocated() - before;
+                before = ThreadAllocations.allocated();
                 for (int i = 0; i < GETS; i++) {
                     assertEquals(100, db.get(keys[i % keys.length], heap.clear(), ro));
                     assertEquals(100, db.get(keys[i % keys.length], direct.clear(), ro));
                 }
-                long buffers = mx.getThreadAllocatedBytes(tid) - before;
-                before = mx.getThreadAllocatedBytes(tid);
+                long buffers = ThreadAllocations.allocated() - before;
+                before = ThreadAllocations.allocated();
                 for (int i = 0; i < GETS; i++) {
                     db.get(keys[i % keys.length]);
                 }
-                long returned = mx.getThreadAllocatedBytes(tid) - before;
+                long returned = ThreadAllocations.allocated() - before;
                 assertTrue(into < 2L * GETS, where + ": " + into + " bytes for " + GETS + " gets into a buffer");
                 assertTrue(buffers < 4L * GETS, where + ": " + buffers + " bytes for " + 2 * GETS
                         + " gets into heap and direct ByteBuffers");

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.util.Bytes;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -156,7 +156,7 @@ class FlatSegmentTest {
         ChunkPool pool = new ChunkPool(1 << 16, 16);
         SkipListSegment skip = sample(new Random(1), 2000, new Mslab(pool));
         FlatSegment flat = SegmentBuilder.flatten(skip);
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadAllocations.assumeCounted();
         Lookup lk = new Lookup();
         byte[][] probes = new byte[4000][];
         for (int i = 0; i < probes.length; i++) {
@@ -167,14 +167,13 @@ class FlatSegmentTest {
                 flat.get(p, 1000, lk);
             }
         }
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         for (int round = 0; round < 50; round++) {
             for (byte[] p : probes) {
                 flat.get(p, 1000, lk);
             }
         }
-        long allocated = mx.getThreadAllocatedBytes(tid) - before;
+        long allocated = ThreadAllocations.allocated() - before;
         assertTrue(allocated < 50_000, "200000 missing probes allocated " + allocated + " bytes");
     }
 }

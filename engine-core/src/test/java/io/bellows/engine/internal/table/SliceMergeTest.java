@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.Compression;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.MergingIterator;
@@ -16,7 +16,6 @@ import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.Entries.Entry;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -96,9 +95,7 @@ class SliceMergeTest {
 
     @Test
     void mergeThroughViewsCopiesNoEntry() throws IOException {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         int n = 20_000;
         List<Entry> a = new ArrayList<>();
         List<Entry> b = new ArrayList<>();
@@ -112,8 +109,8 @@ class SliceMergeTest {
             merge(readers, true);
             merge(readers, false);
         }
-        long views = allocatedBy(mx, readers, true);
-        long copies = allocatedBy(mx, readers, false);
+        long views = allocatedBy(readers, true);
+        long copies = allocatedBy(readers, false);
         // An entry is 16 + 100 bytes: the copying path allocates a key and a value array per entry
         // (about 150 bytes), the views path none; both read their blocks into the iterators' reused arrays.
         System.out.printf("SliceMergeTest: %d entries, %.1f bytes/entry through views, %.1f through copies%n", n,
@@ -123,12 +120,11 @@ class SliceMergeTest {
         assertTrue(views < 64L * n, views + " bytes through views for " + n + " entries");
     }
 
-    private static long allocatedBy(com.sun.management.ThreadMXBean mx, List<TableReader> readers, boolean views)
+    private static long allocatedBy(List<TableReader> readers, boolean views)
             throws IOException {
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         merge(readers, views, new Discarding());
-        return mx.getThreadAllocatedBytes(tid) - before;
+        return ThreadAllocations.allocated() - before;
     }
 
     private static byte[] merge(List<TableReader> readers, boolean views) throws IOException {

@@ -2,12 +2,11 @@ package io.bellows.engine.internal.compaction.ptier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.internal.iter.Slice;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,9 +82,7 @@ class PrefixSplitterViewTest {
 
     @Test
     void aSplitDecisionAllocatesNothing() {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         int n = 50_000;
         byte[] block = new byte[n * 24];
         for (int i = 0; i < n; i++) {
@@ -97,8 +94,8 @@ class PrefixSplitterViewTest {
             long views = 0;
             long copies = 0;
             for (int round = 0; round < 5; round++) {
-                views = decide(mx, o, block, n, false);
-                copies = decide(mx, o, block, n, true);
+                views = decide(o, block, n, false);
+                copies = decide(o, block, n, true);
             }
             System.out.printf("PrefixSplitterViewTest: %s: %.1f bytes/key through views, %.1f through copies%n",
                     o.prefixExtractor() == null ? "prefix length " + o.prefixLength() : "extractor", (double) views / n,
@@ -109,18 +106,17 @@ class PrefixSplitterViewTest {
     }
 
     /** Bytes a splitter allocates deciding on {@code n} 24-byte keys of {@code block}, given views or copies. */
-    private static long decide(com.sun.management.ThreadMXBean mx, PtierOptions o, byte[] block, int n, boolean copy) {
+    private static long decide(PtierOptions o, byte[] block, int n, boolean copy) {
         PrefixSplitter s = new PrefixSplitter(new Prefixes(o), THRESHOLD);
         Slice view = new Slice();
         s.tableStarted(Arrays.copyOf(block, 24));
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         int cuts = 0;
         for (int i = 0; i < n; i++) {
             view.set(block, 24 * i, 24);
             cuts += (copy ? s.splitBefore(view.copy(), 2 * THRESHOLD) : s.splitBefore(view, 2 * THRESHOLD)) ? 1 : 0;
         }
-        long bytes = mx.getThreadAllocatedBytes(tid) - before;
+        long bytes = ThreadAllocations.allocated() - before;
         assertEquals(n / 100 - 1, cuts, o + ": a cut at each new prefix");
         return bytes;
     }

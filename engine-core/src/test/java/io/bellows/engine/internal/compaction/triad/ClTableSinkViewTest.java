@@ -3,10 +3,10 @@ package io.bellows.engine.internal.compaction.triad;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.TriadOptions;
 import io.bellows.engine.WriteBatch;
 import io.bellows.engine.internal.compaction.TableOutputs;
@@ -22,7 +22,6 @@ import io.bellows.engine.internal.version.VersionSet;
 import io.bellows.engine.internal.wal.BatchCodec;
 import io.bellows.engine.internal.wal.LogWriter;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,9 +80,7 @@ class ClTableSinkViewTest {
 
     @Test
     void viewsAllocateOnlyTheIndex() throws IOException {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         int n = 20_000;
         List<Entry> ops = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -97,8 +94,8 @@ class ClTableSinkViewTest {
         long copies = 0;
         long index = 0;
         for (int round = 0; round < 4; round++) {
-            Measured v = measure(mx, logged, flushed, true);
-            Measured c = measure(mx, logged, flushed, false);
+            Measured v = measure(logged, flushed, true);
+            Measured c = measure(logged, flushed, false);
             views = v.bytes;
             copies = c.bytes;
             index = v.indexBytes;
@@ -129,19 +126,18 @@ class ClTableSinkViewTest {
     }
 
     /** Bytes allocated adding every entry but the first (which reads the logs), without the sketch. */
-    private static Measured measure(com.sun.management.ThreadMXBean mx, List<Entry> logged, List<Entry> flushed,
+    private static Measured measure(List<Entry> logged, List<Entry> flushed,
             boolean views) throws IOException {
         Store s = new Store(logged, false);
         SinkFeeder feed = new SinkFeeder(448);
         Entry first = flushed.get(0);
         feed.add(s.sink, first.key(), first.seq(), first.kind(), first.value(), views, 0);
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         for (int i = 1; i < flushed.size(); i++) {
             Entry e = flushed.get(i);
             feed.add(s.sink, e.key(), e.seq(), e.kind(), e.value(), views, i & 31);
         }
-        long bytes = mx.getThreadAllocatedBytes(tid) - before;
+        long bytes = ThreadAllocations.allocated() - before;
         FileMeta meta = s.sink.finish().get(0);
         return new Measured(bytes, meta.fileSize);
     }

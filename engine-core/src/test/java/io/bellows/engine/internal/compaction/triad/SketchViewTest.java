@@ -3,12 +3,11 @@ package io.bellows.engine.internal.compaction.triad;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.internal.compaction.TableAnnotator;
 import io.bellows.engine.internal.iter.Slice;
-import java.lang.management.ManagementFactory;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -55,17 +54,15 @@ class SketchViewTest {
      */
     @Test
     void aViewCostsNoCopyOfTheKey() {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         int n = 100_000;
         byte[] block = new byte[16 * n];
         new Random(7).nextBytes(block);
         long copies = Long.MAX_VALUE;
         long views = Long.MAX_VALUE;
         for (int round = 0; round < 5; round++) {
-            copies = Math.min(copies, sketch(mx, block, n, true));
-            views = Math.min(views, sketch(mx, block, n, false));
+            copies = Math.min(copies, sketch(block, n, true));
+            views = Math.min(views, sketch(block, n, false));
         }
         System.out.printf("SketchViewTest: %.1f bytes/key through views, %.1f through copies%n", (double) views / n,
                 (double) copies / n);
@@ -73,11 +70,10 @@ class SketchViewTest {
     }
 
     /** Bytes an annotator allocates sketching {@code n} 16-byte keys of {@code block}. */
-    private static long sketch(com.sun.management.ThreadMXBean mx, byte[] block, int n, boolean copy) {
+    private static long sketch(byte[] block, int n, boolean copy) {
         TableAnnotator a = new Sketches().annotator();
         Slice view = new Slice();
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         for (int i = 0; i < n; i++) {
             view.set(block, 16 * i, 16);
             if (copy) {
@@ -86,6 +82,6 @@ class SketchViewTest {
                 a.addKey(view);
             }
         }
-        return mx.getThreadAllocatedBytes(tid) - before;
+        return ThreadAllocations.allocated() - before;
     }
 }

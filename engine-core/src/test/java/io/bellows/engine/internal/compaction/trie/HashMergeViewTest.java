@@ -3,10 +3,10 @@ package io.bellows.engine.internal.compaction.trie;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.compaction.TableOutputs;
 import io.bellows.engine.internal.compaction.TableSource;
@@ -30,7 +30,6 @@ import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,9 +98,7 @@ class HashMergeViewTest {
 
     @Test
     void viewsCopyOnlyWhatTheTablesKeep() throws IOException {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         // Four tables, table t holding version t of 5,000 keys of 16 bytes (100-byte values); the newest
         // version of every fourth key is a tombstone. Merged in place with no snapshot, only the newest
         // PUTs are kept: the other 16,250 versions, the tombstones among them, are pruned.
@@ -124,8 +121,8 @@ class HashMergeViewTest {
         long views = 0;
         long copies = 0;
         for (int round = 0; round < 4; round++) {
-            views = s.measureMerge(mx, true);
-            copies = s.measureMerge(mx, false);
+            views = s.measureMerge(true);
+            copies = s.measureMerge(false);
         }
         System.out.printf("HashMergeViewTest: %d entries merged, %d kept, %.1f bytes/entry through views, %.1f through"
                 + " copies%n", n, kept, (double) views / n, (double) copies / n);
@@ -259,18 +256,17 @@ class HashMergeViewTest {
         }
 
         /** Bytes allocated merging every input into the root's children, once the inputs are open. */
-        long measureMerge(com.sun.management.ThreadMXBean mx, boolean views) throws IOException {
+        long measureMerge(boolean views) throws IOException {
             List<HashOrderCursor> cursors = cursors(files);
             TrieSink sink = new TrieSink(ctx, scheme, 1, Set.of(), 0);
             VersionPruner pruner = HashMerge.pruner(new long[0], true);
-            long tid = Thread.currentThread().getId();
-            long before = mx.getThreadAllocatedBytes(tid);
+            long before = ThreadAllocations.allocated();
             if (views) {
                 HashMerge.merge(cursors, pruner, sink);
             } else {
                 copyingMerge(cursors, new long[0], true, sink);
             }
-            long bytes = mx.getThreadAllocatedBytes(tid) - before;
+            long bytes = ThreadAllocations.allocated() - before;
             sink.abandon();
             return bytes;
         }

@@ -3,10 +3,10 @@ package io.bellows.engine.internal.compaction.trie;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.compaction.TableOutputs;
 import io.bellows.engine.internal.compaction.SinkFeeder;
@@ -18,7 +18,6 @@ import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,9 +78,7 @@ class TrieSinkViewTest {
 
     @Test
     void viewsCopyOnlyWhatTheTableKeeps() throws IOException {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "this JVM does not count allocated bytes per thread");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        ThreadAllocations.assumeCounted();
         // 5,000 keys of 16 bytes with 4 versions each; the newest version of every fourth key is a tombstone.
         int keys = 5000;
         List<Entry> entries = new ArrayList<>();
@@ -100,8 +97,8 @@ class TrieSinkViewTest {
         long views = 0;
         long copies = 0;
         for (int round = 0; round < 4; round++) {
-            views = measure(mx, entries, true);
-            copies = measure(mx, entries, false);
+            views = measure(entries, true);
+            copies = measure(entries, false);
         }
         System.out.printf("TrieSinkViewTest: %d entries, %.1f bytes/entry through views, %.1f through copies%n", n,
                 (double) views / n, (double) copies / n);
@@ -115,17 +112,16 @@ class TrieSinkViewTest {
     }
 
     /** Bytes allocated adding {@code entries} to a flush's sink, its tables large enough to hold them all. */
-    private static long measure(com.sun.management.ThreadMXBean mx, List<Entry> entries, boolean views)
+    private static long measure(List<Entry> entries, boolean views)
             throws IOException {
         Store s = new Store(1024);
         SinkFeeder feed = new SinkFeeder(4032);
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = ThreadAllocations.allocated();
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             feed.add(s.sink, e.key(), e.seq(), e.kind(), e.value(), views, i & 31);
         }
-        long bytes = mx.getThreadAllocatedBytes(tid) - before;
+        long bytes = ThreadAllocations.allocated() - before;
         s.sink.abandon();
         return bytes;
     }
