@@ -26,9 +26,9 @@ import java.util.Set;
  * Writes the entries of a flush or compaction into HTables of the containers at a trie level, each
  * entry to the container its hash names; each table is sized by what it holds. A container's stream
  * cuts a new table only between user keys when the next key would pass the 95% fill limit of a full
- * table; each table's BloomCluster covers the container's
+ * table; the BloomCluster of a stream's last table covers the container's
  * pile as of the version this sink started from (minus the tables being compacted away) plus the
- * tables written before it in this stream.
+ * tables written before it in this stream; the stream's other tables cluster their own filters only.
  *
  * <p>Not thread-safe; one per flush or compaction.
  */
@@ -231,7 +231,7 @@ final class TrieSink implements TableSink {
             if (writer != null && newKey) {
                 int size = HTableFormat.itemSize(keyLength, valueLength, seq, kind == InternalKeys.KIND_DELETE);
                 if (writer.wouldOverfill(size)) {
-                    writeTable();
+                    writeTable(false);
                 }
             }
             if (writer == null) {
@@ -239,12 +239,21 @@ final class TrieSink implements TableSink {
             }
         }
 
-        private void writeTable() throws IOException {
+        /**
+         * Only the batch's last table, which sorts first in the pile, gets the BloomCluster of the whole
+         * pile: a get reads the cluster of the pile's newest table, and a pile drains oldest first, so the
+         * clusters of the batch's other tables would never be read. They cluster their own filters only;
+         * covering the pile in each would write filter bytes quadratic in the batch (a flush of 9 tables
+         * onto a root pile of 10 wrote 126 tables' filters instead of 18).
+         */
+        private void writeTable(boolean last) throws IOException {
             List<TableFilters> older = new ArrayList<>();
-            for (int i = written.size() - 1; i >= 0; i--) {
-                older.add(written.get(i).filters());
+            if (last) {
+                for (int i = written.size() - 1; i >= 0; i--) {
+                    older.add(written.get(i).filters());
+                }
+                older.addAll(pileFilters());
             }
-            older.addAll(pileFilters());
             long number = ctx.versions().newFileNumber();
             ctx.pendingOutputs().add(number);
             created.add(number);
@@ -281,7 +290,7 @@ final class TrieSink implements TableSink {
 
         void finish() throws IOException {
             if (writer != null && !writer.isEmpty()) {
-                writeTable();
+                writeTable(true);
             }
             // Every table of the batch records the same stamp: the highest of the batch's own sequences and
             // of its inputs' stamps. Stamps so grow with every batch a container receives (inputs drain
