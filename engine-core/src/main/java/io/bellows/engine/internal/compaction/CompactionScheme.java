@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * The disk-layer policy of a store (docs/architecture.md, "CompactionScheme SPI"). It decides where a
@@ -154,11 +155,11 @@ public interface CompactionScheme extends SchemeState {
     }
 
     /**
-     * Shows {@code out} every WAL file number a table of {@code tables} (the tables of every live version and
+     * Shows {@code out} every WAL file number a table in {@code tables} (the tables of every live version and
      * every flush or compaction output being written) still reads. The obsolete-file sweep keeps those logs
      * although recovery no longer replays them. Called by the sweep, concurrently with anything. Default: none.
      */
-    default void liveLogs(Set<Long> tables, LongConsumer out) {}
+    default void liveLogs(LongPredicate tables, LongConsumer out) {}
 
     /** The file of table {@code number} was deleted: no live version holds it any more. Default: nothing. */
     default void tableDeleted(long number) {}

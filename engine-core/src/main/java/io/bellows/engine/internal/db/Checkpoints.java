@@ -41,7 +41,7 @@ final class Checkpoints {
                     }
                 }
                 Set<Long> logs = new TreeSet<>();
-                ctx.scheme.liveLogs(tables, logs::add);
+                ctx.scheme.liveLogs(tables::contains, logs::add);
                 for (String name : ctx.fs.list(ctx.dir)) {
                     long log = FileNames.number(name, FileNames.LOG_SUFFIX);
                     if (log >= c.logNumber()) {

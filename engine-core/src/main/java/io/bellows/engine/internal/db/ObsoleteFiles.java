@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.db;
 
+import com.carrotsearch.hppc.LongArrayList;
 import com.carrotsearch.hppc.LongHashSet;
 import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.io.FileSystem;
@@ -7,7 +8,6 @@ import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -64,10 +64,14 @@ final class ObsoleteFiles {
         // the live tables read below (or to none), and the scheme names it among the live logs.
         long logNumber = versions.logNumber();
         List<String> names = fs.list(dir);
-        Set<Long> keep = new HashSet<>(pendingOutputs);
-        keep.addAll(versions.liveTables());
+        LongArrayList pending = new LongArrayList(pendingOutputs.size());
+        for (long n : pendingOutputs) {
+            pending.add(n);
+        }
+        LongHashSet keep = versions.liveTables();
+        keep.addAll(pending);
         LongHashSet liveLogs = new LongHashSet();
-        scheme.liveLogs(keep, liveLogs::add);
+        scheme.liveLogs(keep::contains, liveLogs::add);
         long manifest = versions.manifestNumber();
         for (String name : names) {
             long table = FileNames.number(name, FileNames.TABLE_SUFFIX);

@@ -1,7 +1,6 @@
 package io.bellows.engine.internal.db;
 
 import io.bellows.engine.internal.version.VersionSet;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -20,7 +19,7 @@ public final class EngineProbe {
     /** The logs below the manifest's log number that tables of live versions still read (CL-tables). */
     public static Set<Long> liveLogs(EngineImpl db) {
         Set<Long> out = new TreeSet<>();
-        db.scheme().liveLogs(new HashSet<>(db.versions().liveTables()), out::add);
+        db.scheme().liveLogs(db.versions().liveTables()::contains, out::add);
         return out;
     }
 

@@ -1,9 +1,9 @@
 package io.bellows.engine.internal.compaction.triad;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * The WAL files each CL-table points into, by table number, kept in memory so the obsolete-file sweep
@@ -27,9 +27,9 @@ final class TableLogs {
     }
 
     /** Shows {@code out} the logs of every table of {@code tables} (repeats possible). */
-    void live(Set<Long> tables, LongConsumer out) {
+    void live(LongPredicate tables, LongConsumer out) {
         for (Map.Entry<Long, long[]> e : byTable.entrySet()) {
-            if (tables.contains(e.getKey())) {
+            if (tables.test(e.getKey())) {
                 for (long log : e.getValue()) {
                     out.accept(log);
                 }

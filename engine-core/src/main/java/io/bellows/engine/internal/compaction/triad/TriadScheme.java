@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * TRIAD (paper 004): LEVELED's picking and compaction for every level, composed with the paper's
@@ -146,7 +147,7 @@ public final class TriadScheme implements CompactionScheme {
 
     /** The logs of every CL-table still held by a live version or being written. */
     @Override
-    public void liveLogs(Set<Long> tables, LongConsumer out) {
+    public void liveLogs(LongPredicate tables, LongConsumer out) {
         tableLogs.live(tables, out);
     }
 
