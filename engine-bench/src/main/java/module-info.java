@@ -4,6 +4,8 @@
  */
 module io.bellows.bench {
     requires io.bellows.engine;
+    // TableBuilder's reusable key-hash list, in CompactionMergeBenchmark.
+    requires com.carrotsearch.hppc;
     requires io.netty.common;
     requires java.management;
     requires jdk.management;

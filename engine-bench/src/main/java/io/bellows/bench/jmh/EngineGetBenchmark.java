@@ -1,6 +1,7 @@
 package io.bellows.bench.jmh;
 
 import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.Cursor;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.MemoryLayout;
@@ -20,6 +21,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -34,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * I/O is out of the way (run with {@code -prof gc} for bytes per get). {@code getHit} returns a new value
  * array (the one allocation a hit needs), {@code getInto} copies into the caller's array and
  * {@code getIntoDirect} into a direct ByteBuffer, {@code getMiss}
- * looks for a key between two stored ones (its filter usually answers). Keys are made before the
+ * looks for a key between two stored ones (its filter usually answers), {@code scan} reads a cursor's
+ * entries (bytes per entry scanned). Keys are made before the
  * measurement, so the benchmark itself allocates nothing per call.
  */
 @State(Scope.Benchmark)
@@ -44,6 +47,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class EngineGetBenchmark {
+    static final int SCAN = 1000;
+
     @Param("200000")
     public int entries;
 
@@ -129,5 +134,27 @@ public class EngineGetBenchmark {
     @Benchmark
     public byte[] getMiss() {
         return db.get(missing[nextIndex()]);
+    }
+
+    /**
+     * A scan of {@link #SCAN} entries from a random key through a new cursor, reading {@code key()} and
+     * {@code value()} of each; measured per entry scanned, so the cursor's own objects are spread over
+     * them. The arrays handed to the caller (a 16-byte key, a 100-byte value: 32 + 120 bytes) are the floor.
+     */
+    @Benchmark
+    @OperationsPerInvocation(SCAN)
+    public long scan() {
+        long sum = 0;
+        try (Cursor c = db.cursor(ReadOptions.defaults())) {
+            c.seek(keys[nextIndex()]);
+            for (int i = 0; i < SCAN; i++) {
+                if (!c.isValid()) {
+                    c.seekToFirst();
+                }
+                sum += c.key().length + c.value().length;
+                c.next();
+            }
+        }
+        return sum;
     }
 }
