@@ -34,14 +34,14 @@ public final class MemStores {
     }
 
     /**
-     * The layout for one MemStore. ON_HEAP is built in; the NONE policy keeps its cells in arrays of
-     * their own as it always has (MSLAB serves the compacting policies). Other layouts come from a
+     * The layout for one MemStore. ON_HEAP is built in: with an MSLAB, NONE's skiplist nodes live inline
+     * in its chunks and the compacting policies' cells are copied into them. Other layouts come from a
      * {@link SegmentLayoutProvider} on the class path, and their absence is an error, never a fallback.
      */
     static SegmentLayout layout(EngineOptions options, boolean policyCompacts) {
         MemoryLayout wanted = options.memoryLayout();
         if (wanted == MemoryLayout.ON_HEAP) {
-            return new OnHeapLayout(options.mslab() && policyCompacts ? chunkPool(options) : null);
+            return new OnHeapLayout(options.mslab() ? chunkPool(options, policyCompacts) : null, policyCompacts);
         }
         for (SegmentLayoutProvider p : ServiceLoader.load(SegmentLayoutProvider.class,
                 MemStores.class.getClassLoader())) {
@@ -54,8 +54,8 @@ public final class MemStores {
     }
 
     /** The pool keeps enough chunks for a full MemStore plus the snapshot being flushed. */
-    static ChunkPool chunkPool(EngineOptions options) {
-        int size = MslabChunks.size(options, true);
+    static ChunkPool chunkPool(EngineOptions options, boolean policyCompacts) {
+        int size = MslabChunks.size(options, policyCompacts);
         int pooled = (int) Math.min(1 << 16, 2 * options.memstoreSize() / size + 4);
         return new ChunkPool(size, pooled);
     }

@@ -16,14 +16,23 @@ import java.util.List;
 final class OnHeapLayout implements SegmentLayout {
     /** Null: every cell keeps its own arrays. */
     private final ChunkPool pool;
+    private final boolean policyCompacts;
 
-    OnHeapLayout(ChunkPool pool) {
+    /** @param policyCompacts whether the MemStore flattens and merges segments (not NONE) */
+    OnHeapLayout(ChunkPool pool, boolean policyCompacts) {
         this.pool = pool;
+        this.policyCompacts = policyCompacts;
     }
 
     @Override
     public MutableSegment newMutable() {
-        return new SkipListSegment(pool == null ? null : new Mslab(pool));
+        if (pool == null) {
+            return new SkipListSegment();
+        }
+        // NONE's one segment holds the whole MemStore, where a search step's cache misses dominate a put, so
+        // its nodes are inline in the chunks. A compacting policy's active segment is small and flattened
+        // into cells, which a map of cells hands over without copying.
+        return policyCompacts ? new SkipListSegment(new Mslab(pool)) : new InlineSkipListSegment(new NodeArena(pool));
     }
 
     @Override

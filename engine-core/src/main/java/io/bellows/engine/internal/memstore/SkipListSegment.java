@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * The mutable segment: a concurrent skiplist of cells (HBase's CellSet over ConcurrentSkipListMap).
  * Lock-free for readers and writers; iterators are weakly consistent, which is safe because a reader
  * only ever looks at sequences that were published after their cells were inserted. With an MSLAB the
- * cells' bytes are copied into its chunks.
+ * cells' bytes are copied into its chunks. The active segment of the compacting policies, and NONE's
+ * without an MSLAB; NONE's with one is an {@link InlineSkipListSegment}.
  */
 final class SkipListSegment implements MutableSegment, CellSource {
     /**

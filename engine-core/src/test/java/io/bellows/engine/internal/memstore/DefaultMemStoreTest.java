@@ -18,7 +18,7 @@ class DefaultMemStoreTest {
 
     @Test
     void lookupsSeeTheNewestVersionAtOrBelowTheSequence() {
-        DefaultMemStore m = new DefaultMemStore(1 << 20, new OnHeapLayout(null));
+        DefaultMemStore m = new DefaultMemStore(1 << 20, new OnHeapLayout(null, false));
         m.add(b("k"), 1, InternalKeys.KIND_PUT, b("v1"));
         m.add(b("k"), 5, InternalKeys.KIND_PUT, b("v5"));
         m.add(b("k"), 7, InternalKeys.KIND_DELETE, null);
@@ -37,7 +37,7 @@ class DefaultMemStoreTest {
 
     @Test
     void snapshotMovesDataAndOldViewsStillReadIt() {
-        DefaultMemStore m = new DefaultMemStore(100, new OnHeapLayout(null));
+        DefaultMemStore m = new DefaultMemStore(100, new OnHeapLayout(null, false));
         for (int i = 0; i < 10; i++) {
             m.add(b("key" + i), i + 1, InternalKeys.KIND_PUT, b("value" + i));
         }
@@ -61,7 +61,7 @@ class DefaultMemStoreTest {
 
     @Test
     void iteratorIsInInternalOrderAndAccountingCountsOverhead() {
-        DefaultMemStore m = new DefaultMemStore(1 << 20, new OnHeapLayout(null));
+        DefaultMemStore m = new DefaultMemStore(1 << 20, new OnHeapLayout(null, false));
         m.add(b("b"), 2, InternalKeys.KIND_PUT, b("x"));
         m.add(b("a"), 3, InternalKeys.KIND_PUT, b("y"));
         m.add(b("b"), 4, InternalKeys.KIND_PUT, b("z"));

@@ -11,6 +11,7 @@ import io.bellows.engine.ThreadAllocations;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.util.Bytes;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +25,12 @@ class FlatSegmentTest {
         return String.format("k%04d", i).getBytes();
     }
 
-    /** Even keys 0..2n with 1..3 versions each, so odd keys and out-of-range keys are missing. */
-    private static SkipListSegment sample(Random rnd, int n, Mslab mslab) {
-        SkipListSegment s = new SkipListSegment(mslab);
+    /**
+     * Even keys 0..2n with 1..3 versions each, so odd keys and out-of-range keys are missing; in the
+     * skiplist of cells with their own arrays, or inline in {@code pool}'s chunks.
+     */
+    private static MutableSegment sample(Random rnd, int n, ChunkPool pool) {
+        MutableSegment s = pool == null ? new SkipListSegment() : new InlineSkipListSegment(new NodeArena(pool));
         long seq = 1;
         for (int i = 0; i < n; i++) {
             int versions = 1 + rnd.nextInt(3);
@@ -49,10 +53,10 @@ class FlatSegmentTest {
     void cellFlatMapFloorCeilingOnMissingKeys() {
         long seed = TestSeeds.seed("FlatSegmentTest.cellFlatMapFloorCeilingOnMissingKeys");
         Random rnd = new Random(seed);
-        SkipListSegment skip = sample(rnd, 300, null);
+        MutableSegment skip = sample(rnd, 300, null);
         FlatSegment flat = SegmentBuilder.flatten(skip);
         TreeSet<Cell> set = new TreeSet<>(Cell.ORDER);
-        skip.cells().forEachRemaining(set::add);
+        ((CellSource) skip).cells().forEachRemaining(set::add);
         assertEquals(set.size(), flat.size());
         for (int k = 0; k <= 604; k++) {
             for (long seq : new long[] {0, 1, rnd.nextInt(2000), 5000, Long.MAX_VALUE >>> 8}) {
@@ -74,15 +78,13 @@ class FlatSegmentTest {
         long seed = TestSeeds.seed("FlatSegmentTest.flatteningKeepsLookupsIterationAndSizes");
         Random rnd = new Random(seed);
         ChunkPool pool = new ChunkPool(4096, 16);
-        Mslab mslab = new Mslab(pool);
-        SkipListSegment skip = sample(rnd, 200, mslab);
+        MutableSegment skip = sample(rnd, 200, pool);
         FlatSegment flat = SegmentBuilder.flatten(skip);
         assertEquals(skip.dataSize(), flat.dataSize(), "flattening moves no data");
         assertEquals(skip.entries(), flat.entries());
         assertEquals(skip.minSequence(), flat.minSequence());
         assertEquals(skip.maxSequence(), flat.maxSequence());
         assertSame(skip.memory(), flat.memory(), "the flat index shares the skiplist's chunks");
-        assertTrue(flat.heapSize() < skip.heapSize());
         Lookup a = new Lookup();
         Lookup b = new Lookup();
         for (int k = 0; k < 404; k++) {
@@ -154,7 +156,7 @@ class FlatSegmentTest {
     @Test
     void cellChunkMapProbeAllocatesNothing() {
         ChunkPool pool = new ChunkPool(1 << 16, 16);
-        SkipListSegment skip = sample(new Random(1), 2000, new Mslab(pool));
+        MutableSegment skip = sample(new Random(1), 2000, pool);
         FlatSegment flat = SegmentBuilder.flatten(skip);
         ThreadAllocations.assumeCounted();
         Lookup lk = new Lookup();

@@ -47,7 +47,7 @@ final class MemStoreFixture {
         MemStoreContext ctx = new MemStoreContext(published::get, () -> snapshots, executor, counters,
                 minSequenceCallbacks::incrementAndGet);
         this.store = new CompactingMemStore(policy, flushSize, activeFraction, pipelineLimit, threshold,
-                new OnHeapLayout(pool), ctx);
+                new OnHeapLayout(pool, true), ctx);
     }
 
     static byte[] b(String s) {
