@@ -13,7 +13,9 @@ import java.util.Arrays;
 final class InlineSkipListIterator implements InternalIterator {
     private final InlineSkipListSegment list;
     private long node = NodeArena.NULL;
-    private byte[] chunk;
+    private long meta;
+    /** The array holding the entry's key, then its value, from {@link #at}. */
+    private byte[] data;
     private int at;
     private byte[] key;
     private byte[] value;
@@ -31,10 +33,12 @@ final class InlineSkipListIterator implements InternalIterator {
         value = null;
         valueRead = false;
         if (n == NodeArena.NULL) {
-            chunk = null;
+            data = null;
         } else {
-            chunk = list.chunk(n);
-            at = NodeArena.offset(n);
+            meta = list.meta(n);
+            long d = list.dataAddress(n);
+            data = list.data(d);
+            at = NodeArena.offset(d);
         }
     }
 
@@ -76,29 +80,28 @@ final class InlineSkipListIterator implements InternalIterator {
     @Override
     public byte[] key() {
         if (key == null) {
-            int k = InlineSkipListSegment.keyAt(chunk, at);
-            key = Arrays.copyOfRange(chunk, k, k + InlineSkipListSegment.keyLength(chunk, at));
+            key = Arrays.copyOfRange(data, at, at + InlineSkipListSegment.keyLength(meta));
         }
         return key;
     }
 
     @Override
     public long sequence() {
-        return InlineSkipListSegment.sequence(chunk, at);
+        return list.sequence(node);
     }
 
     @Override
     public int kind() {
-        return InlineSkipListSegment.kind(chunk, at);
+        return InlineSkipListSegment.kind(meta);
     }
 
     @Override
     public byte[] value() {
         if (!valueRead) {
-            int vl = InlineSkipListSegment.valueLength(chunk, at);
+            int vl = InlineSkipListSegment.valueLength(meta);
             if (vl >= 0) {
-                int v = InlineSkipListSegment.keyAt(chunk, at) + InlineSkipListSegment.keyLength(chunk, at);
-                value = Arrays.copyOfRange(chunk, v, v + vl);
+                int v = at + InlineSkipListSegment.keyLength(meta);
+                value = Arrays.copyOfRange(data, v, v + vl);
             }
             valueRead = true;
         }
@@ -107,18 +110,17 @@ final class InlineSkipListIterator implements InternalIterator {
 
     @Override
     public Slice keySlice() {
-        keyView.set(chunk, InlineSkipListSegment.keyAt(chunk, at), InlineSkipListSegment.keyLength(chunk, at));
+        keyView.set(data, at, InlineSkipListSegment.keyLength(meta));
         return keyView;
     }
 
     @Override
     public Slice valueSlice() {
-        int vl = InlineSkipListSegment.valueLength(chunk, at);
+        int vl = InlineSkipListSegment.valueLength(meta);
         if (vl < 0) {
             valueView.set(null);
         } else {
-            int k = InlineSkipListSegment.keyAt(chunk, at);
-            valueView.set(chunk, k + InlineSkipListSegment.keyLength(chunk, at), vl);
+            valueView.set(data, at + InlineSkipListSegment.keyLength(meta), vl);
         }
         return valueView;
     }

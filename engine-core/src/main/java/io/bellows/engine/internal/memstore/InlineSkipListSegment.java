@@ -15,16 +15,16 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * The mutable segment with an MSLAB pool: a skiplist whose nodes hold their links, key and value inline
- * in the pool's chunks ({@link NodeArena}), as RocksDB's InlineSkipList and LevelDB's arena skiplist.
- * A search step reads one node, whose key sits right after its links; the ConcurrentSkipListMap it
- * replaces read an index node, a node, a Cell and the chunk for every comparison, and profiles of a
- * fill had 82% of the writer's samples in those comparisons. It also costs 24 + 8 × height bytes per
- * entry (1.33 links on average) where the map, its index and the Cell took about 88.
+ * NONE's mutable segment with an MSLAB pool: a skiplist whose nodes hold their links, header and the
+ * first 16 bytes of their key together ({@link NodeArena}'s {@code long[]} chunks), the key and value
+ * in the pool's byte chunks, as RocksDB's InlineSkipList and LevelDB's arena skiplist. A search step
+ * reads one node, and the key bytes only when the 16-byte prefixes tie (keys of more than 16 bytes with
+ * a common prefix); the ConcurrentSkipListMap of cells it replaces read an index node, a node, a Cell
+ * and the chunk for every comparison, and a profile of a fill had 82% of the writer's samples there.
  *
- * <p>Node layout, native byte order: {@code [0] seq (8) [8] keyLength (4) [12] valueLength (4, -1 for a
- * tombstone) [16] kind (1) [17] height (1) [24] height links (8 each: node addresses, 0 = none)}, then
- * the key, then the value.
+ * <p>Node layout (longs): {@code [0] seq [1] meta: valueLength (high 32 bits, -1 for a tombstone) |
+ * keyLength (16) | kind (8) | height (8) [2] data address (key, then value) [3] key bytes 0-7, [4] key
+ * bytes 8-15 (big-endian, zero-padded) [5..] height links (node addresses, 0 = none)}.
  *
  * <p>Thread safety: one adding thread at a time ({@link MutableSegment}); readers need no lock. A node is
  * written in full, its own links with plain stores, before its predecessors' links are set to it with a
@@ -35,15 +35,14 @@ import java.util.NoSuchElementException;
 final class InlineSkipListSegment implements MutableSegment, CellSource {
     static final int MAX_HEIGHT = 12;
     private static final int SEQ = 0;
-    private static final int KEY_LENGTH = 8;
-    private static final int VALUE_LENGTH = 12;
-    private static final int KIND = 16;
-    private static final int HEIGHT = 17;
-    private static final int LINKS = 24;
+    private static final int META = 1;
+    private static final int DATA = 2;
+    private static final int PREFIX = 3;
+    private static final int LINKS = 5;
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
-    private static final VarHandle HEAD = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle LINK = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Plain reads only (all a byte-array view offers on every JDK): key prefixes, unaligned. */
+    private static final VarHandle BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final NodeArena arena;
     private final List<SegmentMemory> memory;
@@ -62,18 +61,20 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
     @Override
     public void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq,
             int kind) {
+        long p0 = prefix(keyBuf, keyOff, keyLen, 0);
+        long p1 = prefix(keyBuf, keyOff, keyLen, 8);
         int top = height - 1;
         long x = NodeArena.NULL;
         long next = NodeArena.NULL;
         for (int level = top; level >= 0; level--) {
             next = next(x, level);
-            while (next != NodeArena.NULL && compare(next, keyBuf, keyOff, keyLen, seq) < 0) {
+            while (next != NodeArena.NULL && compare(next, keyBuf, keyOff, keyLen, p0, p1, seq) < 0) {
                 x = next;
                 next = next(x, level);
             }
             splice[level] = x;
         }
-        if (next != NodeArena.NULL && compare(next, keyBuf, keyOff, keyLen, seq) == 0) {
+        if (next != NodeArena.NULL && compare(next, keyBuf, keyOff, keyLen, p0, p1, seq) == 0) {
             // The same key at the same sequence is the same write (a set, as the map was).
             return;
         }
@@ -86,24 +87,41 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
         }
         boolean tombstone = valueBuf == null;
         int storedValue = tombstone ? 0 : valueLen;
-        long node = arena.allocate(LINKS + 8 * h + keyLen + storedValue);
-        byte[] b = arena.chunk(node);
-        int o = NodeArena.offset(node);
-        LONGS.set(b, o + SEQ, seq);
-        INTS.set(b, o + KEY_LENGTH, keyLen);
-        INTS.set(b, o + VALUE_LENGTH, tombstone ? -1 : valueLen);
-        b[o + KIND] = (byte) kind;
-        b[o + HEIGHT] = (byte) h;
-        int keyAt = o + LINKS + 8 * h;
-        System.arraycopy(keyBuf, keyOff, b, keyAt, keyLen);
+        long data = arena.allocateData(keyLen + storedValue);
+        byte[] d = arena.data(data);
+        int at = NodeArena.offset(data);
+        System.arraycopy(keyBuf, keyOff, d, at, keyLen);
         if (!tombstone) {
-            System.arraycopy(valueBuf, valueOff, b, keyAt + keyLen, valueLen);
+            System.arraycopy(valueBuf, valueOff, d, at + keyLen, valueLen);
         }
+        long node = arena.allocateNode(LINKS + h);
+        long[] n = arena.nodes(node);
+        int i = NodeArena.offset(node);
+        n[i + SEQ] = seq;
+        n[i + META] = ((long) (tombstone ? -1 : valueLen) << 32) | ((long) keyLen << 16) | ((kind & 0xff) << 8) | h;
+        n[i + DATA] = data;
+        n[i + PREFIX] = p0;
+        n[i + PREFIX + 1] = p1;
         for (int level = 0; level < h; level++) {
-            LONGS.set(b, o + LINKS + 8 * level, next(splice[level], level));
+            n[i + LINKS + level] = next(splice[level], level);
             setNext(splice[level], level, node);
         }
         counters.add(seq, keyLen + storedValue, kind == InternalKeys.KIND_DELETE);
+    }
+
+    /** Key bytes {@code from} to {@code from + 7} as a big-endian long, zero past the key's end. */
+    static long prefix(byte[] key, int off, int len, int from) {
+        if (len - from >= 8) {
+            return (long) BIG_ENDIAN.get(key, off + from);
+        }
+        long p = 0;
+        for (int j = 0; j < 8; j++) {
+            p <<= 8;
+            if (from + j < len) {
+                p |= key[off + from + j] & 0xff;
+            }
+        }
+        return p;
     }
 
     /** Heights 1..MAX_HEIGHT, each level a quarter as likely as the one below (LevelDB's branching). */
@@ -123,34 +141,52 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
 
     private long next(long node, int level) {
         if (node == NodeArena.NULL) {
-            return (long) HEAD.getAcquire(head, level);
+            return (long) LINK.getAcquire(head, level);
         }
-        return (long) LONGS.getAcquire(arena.chunk(node), NodeArena.offset(node) + LINKS + 8 * level);
+        return (long) LINK.getAcquire(arena.nodes(node), NodeArena.offset(node) + LINKS + level);
     }
 
     private void setNext(long node, int level, long to) {
         if (node == NodeArena.NULL) {
-            HEAD.setRelease(head, level, to);
+            LINK.setRelease(head, level, to);
         } else {
-            LONGS.setRelease(arena.chunk(node), NodeArena.offset(node) + LINKS + 8 * level, to);
+            LINK.setRelease(arena.nodes(node), NodeArena.offset(node) + LINKS + level, to);
         }
     }
 
-    /** The node's internal key against (key, seq): user key ascending, then sequence descending. */
-    private int compare(long node, byte[] key, int keyOff, int keyLen, long seq) {
-        byte[] b = arena.chunk(node);
-        int o = NodeArena.offset(node);
-        int at = o + LINKS + 8 * b[o + HEIGHT];
-        int c = Arrays.compareUnsigned(b, at, at + (int) INTS.get(b, o + KEY_LENGTH), key, keyOff, keyOff + keyLen);
-        return c != 0 ? c : Long.compare(seq, (long) LONGS.get(b, o + SEQ));
+    /**
+     * The node's internal key against (key, seq), whose first 16 bytes are {@code p0, p1}: user key
+     * ascending, then sequence descending. Zero-padded prefixes that tie on keys of at most 16 bytes
+     * mean the shorter key is a prefix of the longer, so lengths decide.
+     */
+    private int compare(long node, byte[] key, int keyOff, int keyLen, long p0, long p1, long seq) {
+        long[] n = arena.nodes(node);
+        int i = NodeArena.offset(node);
+        int c = Long.compareUnsigned(n[i + PREFIX], p0);
+        if (c == 0) {
+            c = Long.compareUnsigned(n[i + PREFIX + 1], p1);
+        }
+        if (c == 0) {
+            int kl = keyLength(n[i + META]);
+            if (kl <= 16 && keyLen <= 16) {
+                c = Integer.compare(kl, keyLen);
+            } else {
+                long data = n[i + DATA];
+                int at = NodeArena.offset(data);
+                c = Arrays.compareUnsigned(arena.data(data), at, at + kl, key, keyOff, keyOff + keyLen);
+            }
+        }
+        return c != 0 ? c : Long.compare(seq, n[i + SEQ]);
     }
 
     /** The first node at or after (key, seq), or NULL. */
     long seek(byte[] key, int keyOff, int keyLen, long seq) {
+        long p0 = prefix(key, keyOff, keyLen, 0);
+        long p1 = prefix(key, keyOff, keyLen, 8);
         long x = NodeArena.NULL;
         for (int level = height - 1; ; ) {
             long next = next(x, level);
-            if (next != NodeArena.NULL && compare(next, key, keyOff, keyLen, seq) < 0) {
+            if (next != NodeArena.NULL && compare(next, key, keyOff, keyLen, p0, p1, seq) < 0) {
                 x = next;
             } else if (level == 0) {
                 return next;
@@ -162,10 +198,12 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
 
     /** The last node before (key, seq), or at it too if {@code inclusive}; NULL if none. */
     long seekBefore(byte[] key, int keyOff, int keyLen, long seq, boolean inclusive) {
+        long p0 = prefix(key, keyOff, keyLen, 0);
+        long p1 = prefix(key, keyOff, keyLen, 8);
         long x = NodeArena.NULL;
         for (int level = height - 1; ; ) {
             long next = next(x, level);
-            int c = next == NodeArena.NULL ? 1 : compare(next, key, keyOff, keyLen, seq);
+            int c = next == NodeArena.NULL ? 1 : compare(next, key, keyOff, keyLen, p0, p1, seq);
             if (c < 0 || (inclusive && c == 0)) {
                 x = next;
             } else if (level == 0) {
@@ -200,34 +238,37 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
 
     /** The node before {@code node}, or NULL: a search, as LevelDB's Prev (nodes have no back links). */
     long before(long node) {
-        byte[] b = arena.chunk(node);
-        int o = NodeArena.offset(node);
-        return seekBefore(b, keyAt(b, o), keyLength(b, o), sequence(b, o), false);
+        long data = dataAddress(node);
+        return seekBefore(arena.data(data), NodeArena.offset(data), keyLength(meta(node)), sequence(node), false);
     }
 
-    byte[] chunk(long node) {
-        return arena.chunk(node);
+    long meta(long node) {
+        return arena.nodes(node)[NodeArena.offset(node) + META];
     }
 
-    static int keyAt(byte[] b, int o) {
-        return o + LINKS + 8 * b[o + HEIGHT];
+    long sequence(long node) {
+        return arena.nodes(node)[NodeArena.offset(node) + SEQ];
     }
 
-    static int keyLength(byte[] b, int o) {
-        return (int) INTS.get(b, o + KEY_LENGTH);
+    long dataAddress(long node) {
+        return arena.nodes(node)[NodeArena.offset(node) + DATA];
+    }
+
+    byte[] data(long dataAddress) {
+        return arena.data(dataAddress);
+    }
+
+    static int keyLength(long meta) {
+        return (int) (meta >>> 16) & 0xffff;
     }
 
     /** The value's length, -1 for a tombstone. */
-    static int valueLength(byte[] b, int o) {
-        return (int) INTS.get(b, o + VALUE_LENGTH);
+    static int valueLength(long meta) {
+        return (int) (meta >> 32);
     }
 
-    static long sequence(byte[] b, int o) {
-        return (long) LONGS.get(b, o + SEQ);
-    }
-
-    static int kind(byte[] b, int o) {
-        return b[o + KIND];
+    static int kind(long meta) {
+        return (int) (meta >>> 8) & 0xff;
     }
 
     @Override
@@ -236,16 +277,17 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
         if (node == NodeArena.NULL) {
             return false;
         }
-        byte[] b = arena.chunk(node);
-        int o = NodeArena.offset(node);
-        int at = keyAt(b, o);
-        int kl = keyLength(b, o);
-        if (!Arrays.equals(b, at, at + kl, key, 0, key.length)) {
+        long meta = meta(node);
+        long data = dataAddress(node);
+        byte[] d = arena.data(data);
+        int at = NodeArena.offset(data);
+        int kl = keyLength(meta);
+        if (!Arrays.equals(d, at, at + kl, key, 0, key.length)) {
             return false;
         }
         // The value stays in the chunk until the reader, still inside its view, copies it out once.
-        int vl = valueLength(b, o);
-        out.set(sequence(b, o), kind(b, o), vl < 0 ? null : b, at + kl, Math.max(vl, 0));
+        int vl = valueLength(meta);
+        out.set(sequence(node), kind(meta), vl < 0 ? null : d, at + kl, Math.max(vl, 0));
         return true;
     }
 
@@ -270,12 +312,13 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
                 if (node == NodeArena.NULL) {
                     throw new NoSuchElementException();
                 }
-                byte[] b = arena.chunk(node);
-                int o = NodeArena.offset(node);
-                int at = keyAt(b, o);
-                int kl = keyLength(b, o);
-                int vl = valueLength(b, o);
-                Cell c = new Cell(b, at, kl, vl < 0 ? null : b, at + kl, Math.max(vl, 0), sequence(b, o), kind(b, o));
+                long meta = meta(node);
+                long data = dataAddress(node);
+                byte[] d = arena.data(data);
+                int at = NodeArena.offset(data);
+                int kl = keyLength(meta);
+                int vl = valueLength(meta);
+                Cell c = new Cell(d, at, kl, vl < 0 ? null : d, at + kl, Math.max(vl, 0), sequence(node), kind(meta));
                 node = after(node);
                 return c;
             }
@@ -287,13 +330,10 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
         return counters.dataSize();
     }
 
-    /**
-     * The bytes of the nodes themselves (links, header, key and value), so a MemStore fills by what its
-     * entries take, not by the chunk granularity (a fresh segment would otherwise weigh a whole chunk).
-     */
+    /** The chunks and arrays the segment has taken: what it holds on the heap (the flush trigger reads data bytes). */
     @Override
     public long heapSize() {
-        return arena.usedBytes();
+        return arena.allocatedBytes();
     }
 
     @Override

@@ -7,84 +7,121 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The memory of an {@link InlineSkipListSegment}: nodes laid out in pooled byte-array chunks (the MSLAB's
- * chunks), each at an 8-aligned offset, addressed by a long (chunk index in the high half, offset in the
- * low). A node larger than an eighth of a chunk gets an array of its own, never pooled, as the MSLAB gives
- * a large cell. Address 0 is never a node (chunk index 0 is left empty), so it serves as null.
+ * The memory of an {@link InlineSkipListSegment}: nodes (header and links) in {@code long[]} chunks, keys
+ * and values in the MSLAB pool's byte-array chunks. Links live in {@code long[]} so they can be read and
+ * written with acquire and release semantics through an array-element VarHandle: byte-array view
+ * VarHandles offer only plain access since JDK 22. A key and value larger than an eighth of a data chunk
+ * get an array of their own, never pooled, as the MSLAB gives a large cell. Addresses are longs, chunk
+ * index in the high half and offset in the low; chunk index 0 is never used, so address 0 is null.
  *
  * <p>Thread safety: one thread allocates (the segment's single writer). Readers resolve addresses they
- * obtained through a release-store of the writer, which happens after the chunk was entered in the table,
- * so the table they read (volatile) holds it. Reference counts are atomic; the chunks go back to the pool
- * when the last reference is released.
+ * obtained through a release store of the writer, made after the chunk was entered in its table, so the
+ * table they read (volatile) holds it. Reference counts are atomic; the data chunks go back to the pool
+ * when the last reference is released (node chunks are left to the garbage collector).
  */
 final class NodeArena implements SegmentMemory {
     static final long NULL = 0;
 
     private final ChunkPool pool;
     private final int maxAllocation;
-    private volatile byte[][] chunks = new byte[16][];
-    private int chunkCount = 1;
+    /** Longs per node chunk: half the bytes of a data chunk, about the ratio of node to entry bytes. */
+    private final int nodeChunkLongs;
+
+    private volatile byte[][] dataChunks = new byte[16][];
+    private int dataCount = 1;
     private final List<byte[]> pooled = new ArrayList<>();
-    private byte[] current;
-    private int currentIndex;
-    private int offset;
-    /** Bytes of the nodes allocated so far (aligned); written by the writer, read by stats racily. */
-    private volatile long used;
+    private byte[] data;
+    private int dataIndex;
+    private int dataOffset;
+
+    private volatile long[][] nodeChunks = new long[16][];
+    private int nodeCount = 1;
+    private long[] nodes;
+    private int nodeOffset;
+
+    /** Bytes of every chunk and own array taken (RocksDB counts its memtable's arena blocks the same way). */
+    private volatile long allocated;
     private final AtomicInteger refs = new AtomicInteger(1);
 
     /** Starts with one reference, the creator's. */
     NodeArena(ChunkPool pool) {
         this.pool = pool;
         this.maxAllocation = pool.chunkSize() / 8;
+        this.nodeChunkLongs = Math.max(256, pool.chunkSize() / 16);
     }
 
-    /** The address of {@code size} fresh bytes, 8-aligned. Writer only. */
-    long allocate(int size) {
-        int aligned = (size + 7) & ~7;
-        used += aligned;
-        if (aligned > maxAllocation) {
-            byte[] own = new byte[aligned];
-            return address(register(own), 0);
+    /** The address of {@code longs} fresh longs for a node. Writer only. */
+    long allocateNode(int longs) {
+        if (nodes == null || nodeOffset + longs > nodes.length) {
+            nodes = new long[nodeChunkLongs];
+            allocated += 8L * nodeChunkLongs;
+            long[][] table = nodeChunks;
+            if (nodeCount == table.length) {
+                table = Arrays.copyOf(table, 2 * table.length);
+                table[nodeCount] = nodes;
+                nodeChunks = table;
+            } else {
+                table[nodeCount] = nodes;
+            }
+            nodeCount++;
+            nodeOffset = 0;
         }
-        if (current == null || offset + aligned > current.length) {
-            current = pool.take();
-            pooled.add(current);
-            currentIndex = register(current);
-            offset = 0;
-        }
-        long a = address(currentIndex, offset);
-        offset += aligned;
+        long a = address(nodeCount - 1, nodeOffset);
+        nodeOffset += longs;
         return a;
     }
 
-    private int register(byte[] chunk) {
-        byte[][] table = chunks;
-        if (chunkCount == table.length) {
-            table = Arrays.copyOf(table, 2 * table.length);
-            table[chunkCount] = chunk;
-            chunks = table;
-        } else {
-            table[chunkCount] = chunk;
+    /** The address of {@code size} fresh bytes for a key and value. Writer only. */
+    long allocateData(int size) {
+        if (size > maxAllocation) {
+            allocated += size;
+            return address(registerData(new byte[size]), 0);
         }
-        return chunkCount++;
+        if (data == null || dataOffset + size > data.length) {
+            data = pool.take();
+            pooled.add(data);
+            allocated += data.length;
+            dataIndex = registerData(data);
+            dataOffset = 0;
+        }
+        long a = address(dataIndex, dataOffset);
+        dataOffset += size;
+        return a;
+    }
+
+    private int registerData(byte[] chunk) {
+        byte[][] table = dataChunks;
+        if (dataCount == table.length) {
+            table = Arrays.copyOf(table, 2 * table.length);
+            table[dataCount] = chunk;
+            dataChunks = table;
+        } else {
+            table[dataCount] = chunk;
+        }
+        return dataCount++;
     }
 
     private static long address(int chunk, int offset) {
         return ((long) chunk << 32) | offset;
     }
 
-    /** The array holding the node at {@code address}. */
-    byte[] chunk(long address) {
-        return chunks[(int) (address >>> 32)];
+    /** The chunk holding the node at {@code address}. */
+    long[] nodes(long address) {
+        return nodeChunks[(int) (address >>> 32)];
+    }
+
+    /** The array holding the bytes at {@code address}. */
+    byte[] data(long address) {
+        return dataChunks[(int) (address >>> 32)];
     }
 
     static int offset(long address) {
         return (int) address;
     }
 
-    /** Bytes of the nodes in it, which grow with every entry (the MemStore's flush trigger reads this). */
-    long usedBytes() {
-        return used;
+    /** Bytes of the chunks and arrays this arena has taken. */
+    long allocatedBytes() {
+        return allocated;
     }
 
     @Override
@@ -102,7 +139,7 @@ final class NodeArena implements SegmentMemory {
                 pool.give(c);
             }
             pooled.clear();
-            current = null;
+            data = null;
         } else if (n < 0) {
             throw new IllegalStateException("node arena released more often than retained");
         }

@@ -37,9 +37,21 @@ class InlineSkipListSegmentTest {
         return c != 0 ? c : Long.compare(b.seq, a.seq);
     };
 
+    /**
+     * Short keys, keys that differ only past their first 16 bytes (the prefix a node holds), and keys
+     * that end in zero bytes (which the zero-padded prefixes do not tell from shorter ones).
+     */
     private static byte[] key(Random rnd, int keys) {
-        // Shared prefixes and different lengths, so comparisons look past the first bytes.
-        return ("k" + rnd.nextInt(keys) + (rnd.nextBoolean() ? "" : "/x")).getBytes();
+        int n = rnd.nextInt(keys);
+        switch (rnd.nextInt(3)) {
+            case 0:
+                return ("k" + n + (rnd.nextBoolean() ? "" : "/x")).getBytes();
+            case 1:
+                return ("shared-prefix-of-24-byte" + n).getBytes();
+            default:
+                byte[] base = ("z" + n).getBytes();
+                return Arrays.copyOf(base, base.length + rnd.nextInt(3) + (rnd.nextBoolean() ? 0 : 13));
+        }
     }
 
     private static byte[] value(byte[] key, long seq, int length) {
