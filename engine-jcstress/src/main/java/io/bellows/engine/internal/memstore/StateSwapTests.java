@@ -87,6 +87,34 @@ public final class StateSwapTests {
     }
 
     @JCStressTest
+    @Description("On-heap MSLAB, NONE (DefaultMemStore, inline skiplist): a view pinned across a flush never reads a recycled chunk")
+    @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "view before clearSnapshot: the flushed version, intact")
+    @Outcome(id = "0, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "view between clearSnapshot and the next write")
+    @Outcome(id = "2, 0, 0", expect = ACCEPTABLE, desc = "view after the next write")
+    @Outcome(expect = FORBIDDEN, desc = "read a released chunk, or leaked a reference")
+    @State
+    public static class OnHeapNone extends Base {
+        public OnHeapNone() {
+            super(InMemoryCompaction.NONE, MemoryLayout.ON_HEAP);
+        }
+
+        @Actor
+        public void actor1(III_Result r) {
+            reader(r);
+        }
+
+        @Actor
+        public void actor2() {
+            flushThenWrite();
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            check(r);
+        }
+    }
+
+    @JCStressTest
     @Description("Off-heap, NONE (DefaultMemStore): a view pinned across a flush never reads a recycled chunk")
     @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "view before clearSnapshot: the flushed version, intact")
     @Outcome(id = "0, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "view between clearSnapshot and the next write")
