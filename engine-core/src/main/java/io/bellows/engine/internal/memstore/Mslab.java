@@ -1,9 +1,8 @@
 package io.bellows.engine.internal.memstore;
 
-import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.memstore.spi.CountedMemory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A MemStore-local allocation buffer (HBase's MSLAB): cells are copied into pooled chunks, value right
@@ -14,11 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * compactor for its output); the chunks are published to readers with the segment. Reference counts
  * are atomic.
  */
-final class Mslab implements SegmentMemory {
+final class Mslab extends CountedMemory {
     private final ChunkPool pool;
     private final int maxAllocation;
     private final List<byte[]> chunks = new ArrayList<>();
-    private final AtomicInteger refs = new AtomicInteger(1);
     private byte[] current;
     private int offset;
 
@@ -63,23 +61,16 @@ final class Mslab implements SegmentMemory {
     }
 
     @Override
-    public void retain() {
-        if (refs.getAndIncrement() <= 0) {
-            throw new IllegalStateException("MSLAB retained after its chunks were recycled");
+    protected void recycle() {
+        for (byte[] c : chunks) {
+            pool.give(c);
         }
+        chunks.clear();
+        current = null;
     }
 
     @Override
-    public void release() {
-        int n = refs.decrementAndGet();
-        if (n == 0) {
-            for (byte[] c : chunks) {
-                pool.give(c);
-            }
-            chunks.clear();
-            current = null;
-        } else if (n < 0) {
-            throw new IllegalStateException("MSLAB released more often than retained");
-        }
+    protected String what() {
+        return "MSLAB";
     }
 }

@@ -1,10 +1,9 @@
 package io.bellows.engine.internal.memstore;
 
-import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.memstore.spi.CountedMemory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The memory of an {@link InlineSkipListSegment}: nodes (header and links) in {@code long[]} chunks, keys
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * table they read (volatile) holds it. Reference counts are atomic; the data chunks go back to the pool
  * when the last reference is released (node chunks are left to the garbage collector).
  */
-final class NodeArena implements SegmentMemory {
+final class NodeArena extends CountedMemory {
     static final long NULL = 0;
 
     private final ChunkPool pool;
@@ -41,7 +40,6 @@ final class NodeArena implements SegmentMemory {
 
     /** Bytes of every chunk and own array taken (RocksDB counts its memtable's arena blocks the same way). */
     private volatile long allocated;
-    private final AtomicInteger refs = new AtomicInteger(1);
 
     /** Starts with one reference, the creator's. */
     NodeArena(ChunkPool pool) {
@@ -125,23 +123,16 @@ final class NodeArena implements SegmentMemory {
     }
 
     @Override
-    public void retain() {
-        if (refs.getAndIncrement() <= 0) {
-            throw new IllegalStateException("node arena retained after its chunks were recycled");
+    protected void recycle() {
+        for (byte[] c : pooled) {
+            pool.give(c);
         }
+        pooled.clear();
+        data = null;
     }
 
     @Override
-    public void release() {
-        int n = refs.decrementAndGet();
-        if (n == 0) {
-            for (byte[] c : pooled) {
-                pool.give(c);
-            }
-            pooled.clear();
-            data = null;
-        } else if (n < 0) {
-            throw new IllegalStateException("node arena released more often than retained");
-        }
+    protected String what() {
+        return "node arena";
     }
 }
