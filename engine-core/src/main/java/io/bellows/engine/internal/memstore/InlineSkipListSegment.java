@@ -330,10 +330,10 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
         return counters.dataSize();
     }
 
-    /** The chunks and arrays the segment has taken: what it holds on the heap (the flush trigger reads data bytes). */
+    /** The bytes of the nodes, keys and values (the flush trigger reads data bytes). */
     @Override
     public long heapSize() {
-        return arena.allocatedBytes();
+        return arena.usedBytes();
     }
 
     @Override

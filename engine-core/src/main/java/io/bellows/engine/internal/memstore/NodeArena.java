@@ -38,8 +38,13 @@ final class NodeArena extends CountedMemory {
     private long[] nodes;
     private int nodeOffset;
 
-    /** Bytes of every chunk and own array taken (RocksDB counts its memtable's arena blocks the same way). */
-    private volatile long allocated;
+    /**
+     * Bytes of the nodes, keys and values allocated: what the entries take. Not whole chunks: a fresh
+     * segment would weigh a 2 MiB chunk at its first entry, and a MemStore budget of a few MiB shared by
+     * engines would flush them all at once (the MSLAB's cells are counted by their bytes too). Written by the
+     * writer, read by stats and budgets racily.
+     */
+    private volatile long used;
 
     /** Starts with one reference, the creator's. */
     NodeArena(ChunkPool pool) {
@@ -52,7 +57,6 @@ final class NodeArena extends CountedMemory {
     long allocateNode(int longs) {
         if (nodes == null || nodeOffset + longs > nodes.length) {
             nodes = new long[nodeChunkLongs];
-            allocated += 8L * nodeChunkLongs;
             long[][] table = nodeChunks;
             if (nodeCount == table.length) {
                 table = Arrays.copyOf(table, 2 * table.length);
@@ -66,19 +70,19 @@ final class NodeArena extends CountedMemory {
         }
         long a = address(nodeCount - 1, nodeOffset);
         nodeOffset += longs;
+        used += 8L * longs;
         return a;
     }
 
     /** The address of {@code size} fresh bytes for a key and value. Writer only. */
     long allocateData(int size) {
+        used += size;
         if (size > maxAllocation) {
-            allocated += size;
             return address(registerData(new byte[size]), 0);
         }
         if (data == null || dataOffset + size > data.length) {
             data = pool.take();
             pooled.add(data);
-            allocated += data.length;
             dataIndex = registerData(data);
             dataOffset = 0;
         }
@@ -117,9 +121,9 @@ final class NodeArena extends CountedMemory {
         return (int) address;
     }
 
-    /** Bytes of the chunks and arrays this arena has taken. */
-    long allocatedBytes() {
-        return allocated;
+    /** Bytes of the nodes, keys and values allocated. */
+    long usedBytes() {
+        return used;
     }
 
     @Override
