@@ -33,8 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * memory so the device is out of the figure) merged by a {@link MergingIterator} into a new table
  * through a {@link TableBuilder}, whose bytes go nowhere. {@code mergeViews} passes the iterator's key
  * and value views and the filter's key-hash list of the tables before, as a compaction's sink does for
- * each table it writes; {@code mergeCopies} the arrays {@code key()} and {@code value()} copy out, and a
- * new hash list per table, as compactions did before the slice contract. Run with {@code -prof gc}:
+ * its second and later tables (the first grows the list); {@code mergeViewsFirstTable} the views and a
+ * new list, as for a compaction's first table; {@code mergeCopies} the arrays {@code key()} and
+ * {@code value()} copy out, and a new list, as compactions did before the slice contract. Run with {@code -prof gc}:
  * gc.alloc.rate.norm is bytes allocated per entry (the iterators, builder and block buffers of one merge
  * are spread over its entries).
  */
@@ -70,6 +71,20 @@ public class CompactionMergeBenchmark {
     public long mergeViews() throws IOException {
         Discard out = new Discard();
         TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10, Compression.NONE, keyHashes);
+        try (MergingIterator it = merged()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                builder.add(it.keySlice(), it.sequence(), it.kind(), it.valueSlice());
+            }
+        }
+        builder.finish();
+        return out.size;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ENTRIES)
+    public long mergeViewsFirstTable() throws IOException {
+        Discard out = new Discard();
+        TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10);
         try (MergingIterator it = merged()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 builder.add(it.keySlice(), it.sequence(), it.kind(), it.valueSlice());

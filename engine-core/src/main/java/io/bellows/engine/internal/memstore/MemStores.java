@@ -34,8 +34,8 @@ public final class MemStores {
     }
 
     /**
-     * The layout for one MemStore. ON_HEAP is built in: with an MSLAB, NONE's skiplist nodes live inline
-     * in its chunks and the compacting policies' cells are copied into them. Other layouts come from a
+     * The layout for one MemStore. ON_HEAP is built in: with an MSLAB, NONE's arena skiplist keeps its keys
+     * and values in its chunks and the compacting policies' cells are copied into them. Other layouts come from a
      * {@link SegmentLayoutProvider} on the class path, and their absence is an error, never a fallback.
      */
     static SegmentLayout layout(EngineOptions options, boolean policyCompacts) {

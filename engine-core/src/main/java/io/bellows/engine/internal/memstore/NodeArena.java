@@ -23,7 +23,10 @@ final class NodeArena extends CountedMemory {
 
     private final ChunkPool pool;
     private final int maxAllocation;
-    /** Longs per node chunk: half the bytes of a data chunk, about the ratio of node to entry bytes. */
+    /**
+     * Longs per node chunk: half the bytes of a data chunk (about the ratio of node to entry bytes), at most
+     * 256 KiB, below G1's humongous size, since node chunks are not pooled and go to the collector.
+     */
     private final int nodeChunkLongs;
 
     private volatile byte[][] dataChunks = new byte[16][];
@@ -50,7 +53,7 @@ final class NodeArena extends CountedMemory {
     NodeArena(ChunkPool pool) {
         this.pool = pool;
         this.maxAllocation = pool.chunkSize() / 8;
-        this.nodeChunkLongs = Math.max(256, pool.chunkSize() / 16);
+        this.nodeChunkLongs = Math.max(256, Math.min(1 << 15, pool.chunkSize() / 16));
     }
 
     /** The address of {@code longs} fresh longs for a node. Writer only. */

@@ -82,7 +82,7 @@ public final class TableBuilder {
     /**
      * As above, buffering the filter's key hashes in {@code keyHashes} (cleared here), which the caller
      * passes to the next builder once this one is finished or abandoned: a compaction writing many tables
-     * so grows one list instead of one per table (8 bytes a key, and the arrays it outgrew: half of what a
+     * so grows one list instead of one per table (8 bytes a key, and the arrays it outgrew: most of what a
      * compaction allocated per entry).
      */
     public TableBuilder(WritableFile file, Path path, int blockSize, int restartInterval, int bloomBitsPerKey,

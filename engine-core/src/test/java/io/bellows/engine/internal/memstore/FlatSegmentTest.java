@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The flat index against the skiplist it flattens and against TreeSet's navigation. */
 class FlatSegmentTest {
@@ -25,12 +27,26 @@ class FlatSegmentTest {
         return String.format("k%04d", i).getBytes();
     }
 
+    /** The mutable segments a flat segment is built from. */
+    private enum Kind {
+        /** NONE without an MSLAB: cells with arrays of their own. */
+        OWN_ARRAYS,
+        /** The compacting policies' active segment: cells in an MSLAB. */
+        MSLAB,
+        /** NONE's arena skiplist. */
+        ARENA
+    }
+
     /**
-     * Even keys 0..2n with 1..3 versions each, so odd keys and out-of-range keys are missing; in the
-     * skiplist of cells with their own arrays, or inline in {@code pool}'s chunks.
+     * Even keys 0..2n with 1..3 versions each, so odd keys and out-of-range keys are missing, in a segment
+     * of {@code kind} over {@code pool}.
      */
-    private static MutableSegment sample(Random rnd, int n, ChunkPool pool) {
-        MutableSegment s = pool == null ? new SkipListSegment() : new InlineSkipListSegment(new NodeArena(pool));
+    private static MutableSegment sample(Random rnd, int n, Kind kind, ChunkPool pool) {
+        MutableSegment s = switch (kind) {
+            case OWN_ARRAYS -> new SkipListSegment();
+            case MSLAB -> new SkipListSegment(new Mslab(pool));
+            case ARENA -> new InlineSkipListSegment(new NodeArena(pool));
+        };
         long seq = 1;
         for (int i = 0; i < n; i++) {
             int versions = 1 + rnd.nextInt(3);
@@ -53,7 +69,7 @@ class FlatSegmentTest {
     void cellFlatMapFloorCeilingOnMissingKeys() {
         long seed = TestSeeds.seed("FlatSegmentTest.cellFlatMapFloorCeilingOnMissingKeys");
         Random rnd = new Random(seed);
-        MutableSegment skip = sample(rnd, 300, null);
+        MutableSegment skip = sample(rnd, 300, Kind.OWN_ARRAYS, null);
         FlatSegment flat = SegmentBuilder.flatten(skip);
         TreeSet<Cell> set = new TreeSet<>(Cell.ORDER);
         ((CellSource) skip).cells().forEachRemaining(set::add);
@@ -73,18 +89,24 @@ class FlatSegmentTest {
         assertEquals(flat.size(), flat.ceiling(new byte[] {(byte) 0xff}, 0), "after the last key");
     }
 
-    @Test
-    void flatteningKeepsLookupsIterationAndSizes() {
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"MSLAB", "ARENA"})
+    void flatteningKeepsLookupsIterationAndSizes(Kind kind) {
         long seed = TestSeeds.seed("FlatSegmentTest.flatteningKeepsLookupsIterationAndSizes");
         Random rnd = new Random(seed);
         ChunkPool pool = new ChunkPool(4096, 16);
-        MutableSegment skip = sample(rnd, 200, pool);
+        MutableSegment skip = sample(rnd, 200, kind, pool);
         FlatSegment flat = SegmentBuilder.flatten(skip);
         assertEquals(skip.dataSize(), flat.dataSize(), "flattening moves no data");
         assertEquals(skip.entries(), flat.entries());
         assertEquals(skip.minSequence(), flat.minSequence());
         assertEquals(skip.maxSequence(), flat.maxSequence());
         assertSame(skip.memory(), flat.memory(), "the flat index shares the skiplist's chunks");
+        if (kind == Kind.MSLAB) {
+            // An array slot per cell instead of a map node; the arena's nodes weigh less than the cells a
+            // flat segment of them holds, which is why NONE, which never flattens, uses it.
+            assertTrue(flat.heapSize() < skip.heapSize());
+        }
         Lookup a = new Lookup();
         Lookup b = new Lookup();
         for (int k = 0; k < 404; k++) {
@@ -156,7 +178,7 @@ class FlatSegmentTest {
     @Test
     void cellChunkMapProbeAllocatesNothing() {
         ChunkPool pool = new ChunkPool(1 << 16, 16);
-        MutableSegment skip = sample(new Random(1), 2000, pool);
+        MutableSegment skip = sample(new Random(1), 2000, Kind.MSLAB, pool);
         FlatSegment flat = SegmentBuilder.flatten(skip);
         ThreadAllocations.assumeCounted();
         Lookup lk = new Lookup();

@@ -38,19 +38,26 @@ class InlineSkipListSegmentTest {
     };
 
     /**
-     * Short keys, keys that differ only past their first 16 bytes (the prefix a node holds), and keys
-     * that end in zero bytes (which the zero-padded prefixes do not tell from shorter ones).
+     * Short keys, keys that differ only past their first 16 bytes (the prefix a node holds), keys that end
+     * in zero bytes (which the zero-padded prefixes do not tell from shorter ones), and keys of high bytes.
      */
     private static byte[] key(Random rnd, int keys) {
         int n = rnd.nextInt(keys);
-        switch (rnd.nextInt(3)) {
+        switch (rnd.nextInt(4)) {
             case 0:
                 return ("k" + n + (rnd.nextBoolean() ? "" : "/x")).getBytes();
             case 1:
                 return ("shared-prefix-of-24-byte" + n).getBytes();
-            default:
+            case 2:
                 byte[] base = ("z" + n).getBytes();
                 return Arrays.copyOf(base, base.length + rnd.nextInt(3) + (rnd.nextBoolean() ? 0 : 13));
+            default:
+                // Bytes of 0x80 and above, which a signed comparison would order before 0x00-0x7f.
+                byte[] high = new byte[1 + rnd.nextInt(20)];
+                for (int i = 0; i < high.length; i++) {
+                    high[i] = (byte) (i == 0 ? 0x80 + n % 0x80 : (n >>> (i % 4)) * 37);
+                }
+                return high;
         }
     }
 
