@@ -87,7 +87,7 @@ public final class StateSwapTests {
     }
 
     @JCStressTest
-    @Description("On-heap MSLAB, NONE (DefaultMemStore, inline skiplist): a view pinned across a flush never reads a recycled chunk")
+    @Description("On-heap, NONE (DefaultMemStore, arena skiplist): a view pinned across a flush never reads a recycled chunk")
     @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "view before clearSnapshot: the flushed version, intact")
     @Outcome(id = "0, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "view between clearSnapshot and the next write")
     @Outcome(id = "2, 0, 0", expect = ACCEPTABLE, desc = "view after the next write")
