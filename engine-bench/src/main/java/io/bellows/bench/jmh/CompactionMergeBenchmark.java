@@ -69,22 +69,18 @@ public class CompactionMergeBenchmark {
     @Benchmark
     @OperationsPerInvocation(ENTRIES)
     public long mergeViews() throws IOException {
-        Discard out = new Discard();
-        TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10, Compression.NONE, keyHashes);
-        try (MergingIterator it = merged()) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                builder.add(it.keySlice(), it.sequence(), it.kind(), it.valueSlice());
-            }
-        }
-        builder.finish();
-        return out.size;
+        return mergeThroughViews(keyHashes);
     }
 
     @Benchmark
     @OperationsPerInvocation(ENTRIES)
     public long mergeViewsFirstTable() throws IOException {
+        return mergeThroughViews(new LongArrayList());
+    }
+
+    private long mergeThroughViews(LongArrayList hashes) throws IOException {
         Discard out = new Discard();
-        TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10);
+        TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10, Compression.NONE, hashes);
         try (MergingIterator it = merged()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 builder.add(it.keySlice(), it.sequence(), it.kind(), it.valueSlice());

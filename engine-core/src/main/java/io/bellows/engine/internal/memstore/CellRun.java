@@ -3,6 +3,7 @@ package io.bellows.engine.internal.memstore;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.spi.Gallop;
 import io.bellows.engine.internal.table.BloomFilter;
+import io.bellows.engine.internal.util.Bytes;
 import java.util.Arrays;
 
 /**
@@ -223,13 +224,7 @@ final class CellRun {
 
     /** Key bytes [offset, offset + 8) as a big-endian long, zero-padded past the key's end. */
     static long prefixAt(Cell c, int offset) {
-        long v = 0;
-        int n = Math.min(8, c.keyLen - offset);
-        int base = c.keyOff + offset;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (i < n ? c.keyBuf[base + i] & 0xffL : 0);
-        }
-        return v;
+        return Bytes.prefixAt(c.keyBuf, c.keyOff, c.keyLen, offset);
     }
 
     /** Length of the common prefix of two cells' keys. */

@@ -14,6 +14,7 @@ final class InlineSkipListIterator implements InternalIterator {
     private final InlineSkipListSegment list;
     private long node = NodeArena.NULL;
     private long meta;
+    private long sequence;
     /** The array holding the entry's key, then its value, from {@link #at}. */
     private byte[] data;
     private int at;
@@ -36,6 +37,7 @@ final class InlineSkipListIterator implements InternalIterator {
             data = null;
         } else {
             meta = list.meta(n);
+            sequence = list.sequence(n);
             long d = list.dataAddress(n);
             data = list.data(d);
             at = NodeArena.offset(d);
@@ -87,7 +89,7 @@ final class InlineSkipListIterator implements InternalIterator {
 
     @Override
     public long sequence() {
-        return list.sequence(node);
+        return sequence;
     }
 
     @Override

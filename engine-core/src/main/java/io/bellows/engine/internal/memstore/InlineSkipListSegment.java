@@ -6,9 +6,9 @@ import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.memstore.spi.MutableSegment;
 import io.bellows.engine.internal.memstore.spi.SegmentCounters;
 import io.bellows.engine.internal.memstore.spi.SegmentMemory;
+import io.bellows.engine.internal.util.Bytes;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -41,8 +41,6 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
     private static final int LINKS = 5;
 
     private static final VarHandle LINK = MethodHandles.arrayElementVarHandle(long[].class);
-    /** Plain reads only (all a byte-array view offers on every JDK): key prefixes, unaligned. */
-    private static final VarHandle BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final NodeArena arena;
     private final List<SegmentMemory> memory;
@@ -61,8 +59,8 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
     @Override
     public void add(byte[] keyBuf, int keyOff, int keyLen, byte[] valueBuf, int valueOff, int valueLen, long seq,
             int kind) {
-        long p0 = prefix(keyBuf, keyOff, keyLen, 0);
-        long p1 = prefix(keyBuf, keyOff, keyLen, 8);
+        long p0 = Bytes.prefixAt(keyBuf, keyOff, keyLen, 0);
+        long p1 = Bytes.prefixAt(keyBuf, keyOff, keyLen, 8);
         int top = height - 1;
         long x = NodeArena.NULL;
         long next = NodeArena.NULL;
@@ -107,21 +105,6 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
             setNext(splice[level], level, node);
         }
         counters.add(seq, keyLen + storedValue, kind == InternalKeys.KIND_DELETE);
-    }
-
-    /** Key bytes {@code from} to {@code from + 7} as a big-endian long, zero past the key's end. */
-    static long prefix(byte[] key, int off, int len, int from) {
-        if (len - from >= 8) {
-            return (long) BIG_ENDIAN.get(key, off + from);
-        }
-        long p = 0;
-        for (int j = 0; j < 8; j++) {
-            p <<= 8;
-            if (from + j < len) {
-                p |= key[off + from + j] & 0xff;
-            }
-        }
-        return p;
     }
 
     /** Heights 1..MAX_HEIGHT, each level a quarter as likely as the one below (LevelDB's branching). */
@@ -181,8 +164,8 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
 
     /** The first node at or after (key, seq), or NULL. */
     long seek(byte[] key, int keyOff, int keyLen, long seq) {
-        long p0 = prefix(key, keyOff, keyLen, 0);
-        long p1 = prefix(key, keyOff, keyLen, 8);
+        long p0 = Bytes.prefixAt(key, keyOff, keyLen, 0);
+        long p1 = Bytes.prefixAt(key, keyOff, keyLen, 8);
         long x = NodeArena.NULL;
         for (int level = height - 1; ; ) {
             long next = next(x, level);
@@ -198,8 +181,8 @@ final class InlineSkipListSegment implements MutableSegment, CellSource {
 
     /** The last node before (key, seq), or at it too if {@code inclusive}; NULL if none. */
     long seekBefore(byte[] key, int keyOff, int keyLen, long seq, boolean inclusive) {
-        long p0 = prefix(key, keyOff, keyLen, 0);
-        long p1 = prefix(key, keyOff, keyLen, 8);
+        long p0 = Bytes.prefixAt(key, keyOff, keyLen, 0);
+        long p1 = Bytes.prefixAt(key, keyOff, keyLen, 8);
         long x = NodeArena.NULL;
         for (int level = height - 1; ; ) {
             long next = next(x, level);

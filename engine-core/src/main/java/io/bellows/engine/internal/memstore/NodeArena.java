@@ -1,6 +1,8 @@
 package io.bellows.engine.internal.memstore;
 
 import io.bellows.engine.internal.memstore.spi.CountedMemory;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +22,15 @@ import java.util.List;
  */
 final class NodeArena extends CountedMemory {
     static final long NULL = 0;
+    private static final VarHandle USED;
+
+    static {
+        try {
+            USED = MethodHandles.lookup().findVarHandle(NodeArena.class, "used", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ChunkPool pool;
     private final int maxAllocation;
@@ -45,9 +56,10 @@ final class NodeArena extends CountedMemory {
      * Bytes of the nodes, keys and values allocated: what the entries take. Not whole chunks: a fresh
      * segment would weigh a 2 MiB chunk at its first entry, and a MemStore budget of a few MiB shared by
      * engines would flush them all at once (the MSLAB's cells are counted by their bytes too). Written by the
-     * writer, read by stats and budgets racily.
+     * writer with opaque stores, read by stats and budgets with opaque loads: atomic without the fence a
+     * volatile store costs on every put.
      */
-    private volatile long used;
+    private long used;
 
     /** Starts with one reference, the creator's. */
     NodeArena(ChunkPool pool) {
@@ -73,13 +85,13 @@ final class NodeArena extends CountedMemory {
         }
         long a = address(nodeCount - 1, nodeOffset);
         nodeOffset += longs;
-        used += 8L * longs;
+        USED.setOpaque(this, used + 8L * longs);
         return a;
     }
 
     /** The address of {@code size} fresh bytes for a key and value. Writer only. */
     long allocateData(int size) {
-        used += size;
+        USED.setOpaque(this, used + size);
         if (size > maxAllocation) {
             return address(registerData(new byte[size]), 0);
         }
@@ -126,7 +138,7 @@ final class NodeArena extends CountedMemory {
 
     /** Bytes of the nodes, keys and values allocated. */
     long usedBytes() {
-        return used;
+        return (long) USED.getOpaque(this);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.bellows.engine.internal.util;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -19,6 +22,24 @@ public final class Bytes {
     }
 
     /** Length of the common prefix of a and b. */
+    /** Plain reads only (all a byte-array view offers on every JDK), unaligned. */
+    private static final VarHandle BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    /**
+     * Key bytes {@code [from, from + 8)} of {@code key[off, off + len)} as a big-endian long, zero past the
+     * key's end: unsigned comparison of these orders keys as their bytes do, up to ties of zero padding.
+     */
+    public static long prefixAt(byte[] key, int off, int len, int from) {
+        if (len - from >= 8) {
+            return (long) BIG_ENDIAN.get(key, off + from);
+        }
+        long p = 0;
+        for (int j = 0; j < 8; j++) {
+            p = (p << 8) | (from + j < len ? key[off + from + j] & 0xffL : 0);
+        }
+        return p;
+    }
+
     public static int sharedPrefix(byte[] a, byte[] b) {
         int n = Arrays.mismatch(a, b);
         return n < 0 ? a.length : n;

@@ -27,10 +27,19 @@ public final class InlineSkipListPublicationTests {
     static final byte[] OLD_KEY = "key-0000000000000001".getBytes();
     static final byte[] NEW_KEY = "key-0000000000000002".getBytes();
 
-    static InlineSkipListSegment segmentWithOneNode() {
-        InlineSkipListSegment s = new InlineSkipListSegment(new NodeArena(new ChunkPool(MslabChunks.MIN_CHUNK, 4)));
-        s.add(OLD_KEY, 1, InternalKeys.KIND_PUT, MemStoreRig.value(1));
-        return s;
+    /** The state both tests share: a list holding {@code OLD_KEY}@1, and the writer's insert of {@code NEW_KEY}@2. */
+    abstract static class Base {
+        final InlineSkipListSegment segment =
+                new InlineSkipListSegment(new NodeArena(new ChunkPool(MslabChunks.MIN_CHUNK, 4)));
+        final byte[] value = MemStoreRig.value(2);
+
+        Base() {
+            segment.add(OLD_KEY, 1, InternalKeys.KIND_PUT, MemStoreRig.value(1));
+        }
+
+        void insert() {
+            segment.add(NEW_KEY, 2, InternalKeys.KIND_PUT, value);
+        }
     }
 
     /**
@@ -45,13 +54,10 @@ public final class InlineSkipListPublicationTests {
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "the get found the whole entry")
     @Outcome(expect = FORBIDDEN, desc = "the get found a partly written node")
     @State
-    public static class GetVsAdd {
-        final InlineSkipListSegment segment = segmentWithOneNode();
-        final byte[] value = MemStoreRig.value(2);
-
+    public static class GetVsAdd extends Base {
         @Actor
         public void writer() {
-            segment.add(NEW_KEY, 2, InternalKeys.KIND_PUT, value);
+            insert();
         }
 
         @Actor
@@ -75,13 +81,10 @@ public final class InlineSkipListPublicationTests {
     @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "the scan saw both whole entries")
     @Outcome(expect = FORBIDDEN, desc = "a partly written node, or a lost one")
     @State
-    public static class ScanVsAdd {
-        final InlineSkipListSegment segment = segmentWithOneNode();
-        final byte[] value = MemStoreRig.value(2);
-
+    public static class ScanVsAdd extends Base {
         @Actor
         public void writer() {
-            segment.add(NEW_KEY, 2, InternalKeys.KIND_PUT, value);
+            insert();
         }
 
         @Actor
