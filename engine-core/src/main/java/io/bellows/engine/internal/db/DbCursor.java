@@ -28,6 +28,13 @@ import java.util.Objects;
  * {@link #value()} return.
  */
 final class DbCursor implements Cursor {
+    /**
+     * Entries of one user key stepped over one by one before the cursor seeks past the rest (RocksDB's
+     * max_sequential_skip_in_iterations): a key updated thousands of times since the last flush would
+     * otherwise cost every scan that crosses it thousands of steps (YCSB E after A's zipfian updates).
+     */
+    static final int MAX_SEQUENTIAL_SKIP = 8;
+
     private final MergingIterator merged;
     private final long sequence;
     private final byte[] lower;
@@ -43,8 +50,12 @@ final class DbCursor implements Cursor {
     /** The walk back's candidate (findPrevVisible), swapped with the entry shown when chosen. */
     private byte[] candidateKey = new byte[32];
     private byte[] candidateValue = new byte[128];
+    private int candidateKeyLength;
+    private int candidateValueLength;
     /** A deleted key being skipped past (findVisible). */
     private byte[] skipped = new byte[32];
+    /** The user key whose entries the walk back (findPrevVisible) is passing. */
+    private byte[] group = new byte[32];
     /** Which of the two positions above the merge is in; meaningful only while an entry is shown. */
     private boolean forward = true;
     private boolean closed;
@@ -149,8 +160,12 @@ final class DbCursor implements Cursor {
             } else {
                 seekStart();
             }
-            while (merged.isValid() && merged.keySlice().compareTo(key, keyLength) <= 0) {
-                merged.next();
+            for (int steps = 0; merged.isValid() && merged.keySlice().compareTo(key, keyLength) <= 0; steps++) {
+                if (steps == MAX_SEQUENTIAL_SKIP) {
+                    merged.seek(Arrays.copyOf(key, keyLength), 0);
+                } else {
+                    merged.next();
+                }
             }
         }
         findVisible();
@@ -171,15 +186,23 @@ final class DbCursor implements Cursor {
     private void findVisible() {
         keyLength = -1;
         forward = true;
+        int hidden = 0;
         while (merged.isValid()) {
             Slice k = merged.keySlice();
             if (upper != null && k.compareTo(upper) >= 0) {
                 return;
             }
             if (merged.sequence() > sequence) {
-                merged.next();
+                if (++hidden > MAX_SEQUENTIAL_SKIP) {
+                    // Everything before (k, sequence) in internal order is a newer, hidden version of k.
+                    merged.seek(k.copy(), sequence);
+                    hidden = 0;
+                } else {
+                    merged.next();
+                }
                 continue;
             }
+            hidden = 0;
             if (merged.kind() == InternalKeys.KIND_PUT) {
                 Slice v = merged.valueSlice();
                 key = k.copyInto(key);
@@ -197,30 +220,36 @@ final class DbCursor implements Cursor {
     /**
      * Moves back to the newest visible version of the previous live key before the merged position
      * (LevelDB's FindPrevUserEntry): walks back over a key's versions, oldest first, keeping the last
-     * visible one, until a visible entry of a smaller key follows a live one.
+     * visible one, until a visible entry of a smaller key follows a live one. Every start position
+     * stands at a key's oldest entry, so a key whose oldest entry is hidden has no visible version.
      */
     private void findPrevVisible() {
         forward = false;
-        int k = -1;
-        int v = 0;
+        candidateKeyLength = -1;
+        candidateValueLength = 0;
+        int groupLength = -1;
+        int passed = 0;
         while (merged.isValid()) {
             Slice at = merged.keySlice();
             if (lower != null && at.compareTo(lower) < 0) {
                 break;
             }
+            if (groupLength >= 0 && at.contentEquals(group, groupLength)) {
+                if (++passed > MAX_SEQUENTIAL_SKIP) {
+                    seekPastGroup(groupLength);
+                    groupLength = -1;
+                    continue;
+                }
+            } else {
+                group = at.copyInto(group);
+                groupLength = at.length();
+                passed = 1;
+            }
             if ((upper == null || at.compareTo(upper) < 0) && merged.sequence() <= sequence) {
-                if (k >= 0 && at.compareTo(candidateKey, k) < 0) {
+                if (candidateKeyLength >= 0 && at.compareTo(candidateKey, candidateKeyLength) < 0) {
                     break;
                 }
-                if (merged.kind() == InternalKeys.KIND_PUT) {
-                    Slice val = merged.valueSlice();
-                    candidateKey = at.copyInto(candidateKey);
-                    k = at.length();
-                    candidateValue = val.copyInto(candidateValue);
-                    v = val.length();
-                } else {
-                    k = -1;
-                }
+                takeCandidate(at);
             }
             merged.prev();
         }
@@ -230,14 +259,49 @@ final class DbCursor implements Cursor {
         t = value;
         value = candidateValue;
         candidateValue = t;
-        keyLength = k;
-        valueLength = v;
+        keyLength = candidateKeyLength;
+        valueLength = candidateValueLength;
     }
 
-    /** Moves the merge past the versions of {@code k[0, length)}. */
+    /** The merge's visible entry of {@code at} becomes the candidate, or clears it if a deletion. */
+    private void takeCandidate(Slice at) {
+        if (merged.kind() == InternalKeys.KIND_PUT) {
+            Slice val = merged.valueSlice();
+            candidateKey = at.copyInto(candidateKey);
+            candidateKeyLength = at.length();
+            candidateValue = val.copyInto(candidateValue);
+            candidateValueLength = val.length();
+        } else {
+            candidateKeyLength = -1;
+        }
+    }
+
+    /**
+     * The backward walk has passed many entries of the key in {@link #group}: takes the key's newest
+     * visible version from one forward seek, then stands before all of the key's entries, where the
+     * walk would have arrived. The candidate is this key's or none (a visible entry of it, the first one
+     * passed, would have ended the walk otherwise), unless the key has no visible version at all.
+     */
+    private void seekPastGroup(int length) {
+        byte[] u = Arrays.copyOf(group, length);
+        if (upper == null || Bytes.compare(u, upper) < 0) {
+            merged.seek(u, sequence);
+            if (merged.isValid() && merged.keySlice().contentEquals(u)) {
+                takeCandidate(merged.keySlice());
+            }
+        }
+        merged.seekForPrev(u, InternalKeys.MAX_SEQUENCE);
+    }
+
+    /** Moves the merge past the versions of {@code k[0, length)}: a few steps, then one seek. */
     private void skipRestOf(byte[] k, int length) {
-        while (merged.isValid() && merged.keySlice().contentEquals(k, length)) {
-            merged.next();
+        for (int steps = 0; merged.isValid() && merged.keySlice().contentEquals(k, length); steps++) {
+            if (steps == MAX_SEQUENTIAL_SKIP) {
+                // (k, 0) sorts after every version of k but one at sequence 0, which the next steps pass.
+                merged.seek(Arrays.copyOf(k, length), 0);
+            } else {
+                merged.next();
+            }
         }
     }
 
