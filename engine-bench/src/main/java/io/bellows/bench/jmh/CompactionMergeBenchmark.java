@@ -1,6 +1,5 @@
 package io.bellows.bench.jmh;
 
-import com.carrotsearch.hppc.LongArrayList;
 import io.bellows.engine.Compression;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
@@ -8,6 +7,7 @@ import io.bellows.engine.internal.iter.MergingIterator;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.BlockCache;
+import io.bellows.engine.internal.table.TableBuildBuffers;
 import io.bellows.engine.internal.table.TableBuilder;
 import io.bellows.engine.internal.table.TableReader;
 import java.io.IOException;
@@ -32,10 +32,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link #ENTRIES} / 2 interleaved entries each (16-byte keys, 100-byte values, 4 KiB blocks, held in
  * memory so the device is out of the figure) merged by a {@link MergingIterator} into a new table
  * through a {@link TableBuilder}, whose bytes go nowhere. {@code mergeViews} passes the iterator's key
- * and value views and the filter's key-hash list of the tables before, as a compaction's sink does for
- * its second and later tables (the first grows the list); {@code mergeViewsFirstTable} the views and a
- * new list, as for a compaction's first table; {@code mergeCopies} the arrays {@code key()} and
- * {@code value()} copy out, and a new list, as compactions did before the slice contract. Run with {@code -prof gc}:
+ * and value views and the builder buffers of the tables before (key-hash list, filter, block builders),
+ * as a compaction's sink does for its second and later tables (the first grows them);
+ * {@code mergeViewsFirstTable} the views and new buffers, as for a compaction's first table;
+ * {@code mergeCopies} the arrays {@code key()} and {@code value()} copy out, and new buffers, as
+ * compactions did before the slice contract. Run with {@code -prof gc}:
  * gc.alloc.rate.norm is bytes allocated per entry (the iterators, builder and block buffers of one merge
  * are spread over its entries).
  */
@@ -49,7 +50,7 @@ public class CompactionMergeBenchmark {
     static final int ENTRIES = 40_000;
     private static final Path PATH = Path.of("/mem/000001.sst");
     private final List<TableReader> readers = new ArrayList<>();
-    private final LongArrayList keyHashes = new LongArrayList();
+    private final TableBuildBuffers buffers = new TableBuildBuffers();
 
     @Setup
     public void setUp() throws IOException {
@@ -69,18 +70,18 @@ public class CompactionMergeBenchmark {
     @Benchmark
     @OperationsPerInvocation(ENTRIES)
     public long mergeViews() throws IOException {
-        return mergeThroughViews(keyHashes);
+        return mergeThroughViews(buffers);
     }
 
     @Benchmark
     @OperationsPerInvocation(ENTRIES)
     public long mergeViewsFirstTable() throws IOException {
-        return mergeThroughViews(new LongArrayList());
+        return mergeThroughViews(new TableBuildBuffers());
     }
 
-    private long mergeThroughViews(LongArrayList hashes) throws IOException {
+    private long mergeThroughViews(TableBuildBuffers reused) throws IOException {
         Discard out = new Discard();
-        TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10, Compression.NONE, hashes);
+        TableBuilder builder = new TableBuilder(out, PATH, 4096, 16, 10, Compression.NONE, reused);
         try (MergingIterator it = merged()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 builder.add(it.keySlice(), it.sequence(), it.kind(), it.valueSlice());

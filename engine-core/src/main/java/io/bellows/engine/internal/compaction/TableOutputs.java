@@ -1,9 +1,9 @@
 package io.bellows.engine.internal.compaction;
 
-import com.carrotsearch.hppc.LongArrayList;
 import io.bellows.engine.Compression;
 import io.bellows.engine.internal.io.FileSystem;
 import io.bellows.engine.internal.io.WritableFile;
+import io.bellows.engine.internal.table.TableBuildBuffers;
 import io.bellows.engine.internal.table.TableBuilder;
 import io.bellows.engine.internal.table.TableProperties;
 import io.bellows.engine.internal.iter.Slice;
@@ -46,8 +46,8 @@ public final class TableOutputs implements TableSink {
     private final List<Long> created = new ArrayList<>();
 
     private TableBuilder builder;
-    /** The filter's key hashes, one list for every table this sink writes (one builder at a time). */
-    private final LongArrayList keyHashes = new LongArrayList();
+    /** One set of builder buffers for every table this sink writes (one builder at a time). */
+    private final TableBuildBuffers buffers = new TableBuildBuffers();
     private long number;
     /** The last user key written is lastKey[0, lastKeyLength); none yet when negative. */
     private byte[] lastKey;
@@ -105,7 +105,7 @@ public final class TableOutputs implements TableSink {
             Path path = FileNames.table(dir, number);
             WritableFile file = fs.createTable(path);
             builder = new TableBuilder(file, path, format.blockSize(), format.restartInterval(), format.bloomBitsPerKey(),
-                    format.compression(), keyHashes);
+                    format.compression(), buffers);
             maxSeq = 0;
             if (splitter != null) {
                 splitter.tableStarted(key.copy());

@@ -5,24 +5,31 @@ import io.bellows.engine.internal.util.Coding;
 import java.nio.file.Path;
 
 /**
- * A checksum-verified data or index block (format: {@link BlockBuilder}), immutable once built and
- * therefore shared freely between threads and through the {@link BlockCache}. The restart array is
- * validated on construction; entries are validated as iterators decode them.
+ * A checksum-verified data or index block (format: {@link BlockBuilder}). A block built for the
+ * {@link BlockCache} or a table's index is never modified and is shared freely between threads; only the
+ * one block a {@link BlockBuffers} owns is re-pointed at the next block its iterator reads ({@link #reset}),
+ * and that one is never shared. The restart array is validated whenever the block is set; entries are
+ * validated as iterators decode them.
  */
 final class Block {
     /** Bytes a cached block costs beyond its array: this object, its array header, the cache entry. */
     private static final int OVERHEAD = 96;
 
-    final Path path;
+    Path path;
     /** Offset of the block in its file, for error messages. */
-    final long fileOffset;
-    final byte[] data;
+    long fileOffset;
+    byte[] data;
     /** End of the entries and start of the restart array. */
-    final int restartsOffset;
-    final int numRestarts;
+    int restartsOffset;
+    int numRestarts;
 
     /** Parses the block contents {@code data[0, length)}; bytes of {@code data} past them are ignored. */
     Block(byte[] data, int length, Path path, long fileOffset) {
+        reset(data, length, path, fileOffset);
+    }
+
+    /** Points this block at other contents, parsed as by the constructor. Only for a {@link BlockBuffers}' own block. */
+    void reset(byte[] data, int length, Path path, long fileOffset) {
         this.path = path;
         this.fileOffset = fileOffset;
         this.data = data;

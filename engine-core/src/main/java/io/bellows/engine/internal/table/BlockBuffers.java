@@ -1,5 +1,7 @@
 package io.bellows.engine.internal.table;
 
+import java.nio.file.Path;
+
 /**
  * The arrays a table iterator that does not fill the cache (a compaction input, a scan told not to)
  * reads its data blocks into. Such an iterator's blocks are never shared, and views of their entries
@@ -13,6 +15,7 @@ final class BlockBuffers {
     private byte[] raw = new byte[0];
     /** Length of the contents {@link BlockCodec#decompress} last decoded into the raw array. */
     int rawLength;
+    private Block block;
 
     /** An array of at least {@code length} bytes for a block as stored (contents and trailer). */
     byte[] stored(int length) {
@@ -32,6 +35,19 @@ final class BlockBuffers {
 
     int rawLength() {
         return rawLength;
+    }
+
+    /**
+     * The block over {@code data[0, length)}: one object re-pointed from block to block, as the arrays
+     * are, since nothing outside the iterator ever holds it (it never enters the cache).
+     */
+    Block block(byte[] data, int length, Path path, long fileOffset) {
+        if (block == null) {
+            block = new Block(data, length, path, fileOffset);
+        } else {
+            block.reset(data, length, path, fileOffset);
+        }
+        return block;
     }
 
     /** A quarter more than asked, so that blocks a little larger than the last do not each reallocate. */

@@ -50,6 +50,10 @@ final class BlockBuilder {
         lastKeyLength = 0;
     }
 
+    int restartInterval() {
+        return restartInterval;
+    }
+
     boolean isEmpty() {
         return entries == 0;
     }

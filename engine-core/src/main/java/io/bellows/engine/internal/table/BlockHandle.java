@@ -17,6 +17,11 @@ record BlockHandle(long offset, int size) {
 
     /** Writes the varint form (index block values); returns the offset after it. */
     int encodeVarint(byte[] b, int off) {
+        return encodeVarint(offset, size, b, off);
+    }
+
+    /** The varint form of the handle (offset, size), without the handle. */
+    static int encodeVarint(long offset, int size, byte[] b, int off) {
         off = Coding.putVarLong(b, off, offset);
         return Coding.putVarInt(b, off, size);
     }

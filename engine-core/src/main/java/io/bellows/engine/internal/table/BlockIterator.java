@@ -257,6 +257,31 @@ final class BlockIterator {
     }
 
     /** The current value read as a block handle (index blocks). */
+    /**
+     * The size in the block handle of the current index entry, decoded in place and checked as
+     * {@link #handle()} checks it: the handle's two varints fill the value exactly.
+     */
+    int handleSize() {
+        int end = valueOffset + valueLength;
+        int p = valueOffset;
+        while (p < end && (data[p] & 0x80) != 0) {
+            p++;
+        }
+        p++;
+        long size = 0;
+        for (int shift = 0; p < end && shift <= 28; p++, shift += 7) {
+            int b = data[p];
+            size |= (long) (b & 0x7f) << shift;
+            if ((b & 0x80) == 0) {
+                if (p + 1 == end && size <= TableFormat.MAX_BLOCK_LENGTH) {
+                    return (int) size;
+                }
+                break;
+            }
+        }
+        throw block.corruption(current, "malformed block handle in index entry");
+    }
+
     BlockHandle handle() {
         try {
             return BlockHandle.decodeVarint(data, valueOffset, valueLength);

@@ -52,14 +52,28 @@ public final class BloomFilter {
      * Duplicates are harmless but cost space: pass each distinct key once.
      */
     public static byte[] build(long[] hashes, int count, int bitsPerKey) {
+        byte[] out = new byte[encodedLength(count, bitsPerKey)];
+        build(hashes, count, bitsPerKey, out);
+        return out;
+    }
+
+    /** Length of the encoded filter of {@code count} keys (what {@link #build} writes). */
+    public static int encodedLength(int count, int bitsPerKey) {
         if (bitsPerKey < 1) {
             throw new IllegalArgumentException("bits per key must be at least 1, got " + bitsPerKey);
         }
         long wanted = Math.max(MIN_BITS, (long) count * bitsPerKey);
-        int bytes = (int) Math.min(MAX_BYTES, (wanted + 7) / 8);
+        return (int) Math.min(MAX_BYTES, (wanted + 7) / 8) + 1;
+    }
+
+    /**
+     * As {@link #build(long[], int, int)}, into {@code out}, whose first {@link #encodedLength} bytes
+     * must be zero (a table builder reuses one array from table to table).
+     */
+    public static void build(long[] hashes, int count, int bitsPerKey, byte[] out) {
+        int bytes = encodedLength(count, bitsPerKey) - 1;
         long bits = 8L * bytes;
         int k = probes(bitsPerKey);
-        byte[] out = new byte[bytes + 1];
         for (int i = 0; i < count; i++) {
             long hash = hashes[i];
             int h = (int) hash;
@@ -71,7 +85,6 @@ public final class BloomFilter {
             }
         }
         out[bytes] = (byte) k;
-        return out;
     }
 
     /**

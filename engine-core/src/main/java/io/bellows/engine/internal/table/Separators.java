@@ -12,32 +12,36 @@ final class Separators {
     private Separators() {}
 
     /**
-     * A user key {@code s} with {@code a < s < b}, shorter than {@code a}, or null when there is none.
-     * REQUIRES: {@code a < b}.
+     * A user key {@code s} with {@code a < s < b}, shorter than {@code a}, written to {@code out} (room
+     * for {@code aLength} bytes): its length, or -1 when there is none. {@code a} is
+     * {@code a[0, aLength)}, {@code b} is {@code b[bOffset, bOffset + bLength)}. REQUIRES: {@code a < b}.
      */
-    static byte[] between(byte[] a, byte[] b) {
-        int n = Arrays.mismatch(a, b);
-        if (n < 0 || n >= Math.min(a.length, b.length) || n + 1 >= a.length) {
-            return null;
+    static int between(byte[] a, int aLength, byte[] b, int bOffset, int bLength, byte[] out) {
+        int n = Arrays.mismatch(a, 0, aLength, b, bOffset, bOffset + bLength);
+        if (n < 0 || n >= Math.min(aLength, bLength) || n + 1 >= aLength) {
+            return -1;
         }
         int d = a[n] & 0xff;
-        if (d == 0xff || d + 1 >= (b[n] & 0xff)) {
-            return null;
+        if (d == 0xff || d + 1 >= (b[bOffset + n] & 0xff)) {
+            return -1;
         }
-        byte[] s = Arrays.copyOf(a, n + 1);
-        s[n] = (byte) (d + 1);
-        return s;
+        System.arraycopy(a, 0, out, 0, n + 1);
+        out[n] = (byte) (d + 1);
+        return n + 1;
     }
 
-    /** A user key {@code s > a}, shorter than {@code a}, or null when there is none. */
-    static byte[] after(byte[] a) {
-        for (int i = 0; i + 1 < a.length; i++) {
+    /**
+     * A user key {@code s > a[0, aLength)}, shorter than it, written to {@code out} (room for
+     * {@code aLength} bytes): its length, or -1 when there is none.
+     */
+    static int after(byte[] a, int aLength, byte[] out) {
+        for (int i = 0; i + 1 < aLength; i++) {
             if (a[i] != (byte) 0xff) {
-                byte[] s = Arrays.copyOf(a, i + 1);
-                s[i]++;
-                return s;
+                System.arraycopy(a, 0, out, 0, i + 1);
+                out[i]++;
+                return i + 1;
             }
         }
-        return null;
+        return -1;
     }
 }

@@ -33,10 +33,13 @@ public final class TableBuilder {
     private final Path path;
     private final int blockSize;
     private final int bloomBitsPerKey;
+    private final TableBuildBuffers buffers;
     private final BlockBuilder dataBlock;
-    private final BlockBuilder indexBlock = new BlockBuilder(TableFormat.INDEX_RESTART_INTERVAL);
+    private final BlockBuilder indexBlock;
     /** XXH3 hashes of the distinct user keys; null when the table has no filter. */
     private final LongArrayList keyHashes;
+    /** An index entry's shortened key. */
+    private byte[] separator = new byte[64];
     private final byte[] handleBuffer = new byte[BlockHandle.MAX_VARINT_LENGTH];
     /** The byte[] entry point's arguments as views, so that both entry points share one path. */
     private final Slice keyArg = new Slice();
@@ -55,10 +58,12 @@ public final class TableBuilder {
     /** Bytes written to the file. */
     private long offset;
 
-    /** The last flushed data block, whose index entry waits for the next key. */
-    private BlockHandle pendingHandle;
-    private byte[] pendingLastKey;
-    private long pendingLastTrailer;
+    /**
+     * The last flushed data block, whose index entry waits for the next key; none when the offset is
+     * negative. Its last key is still lastKey: the next entry replaces it only after adding that entry.
+     */
+    private long pendingOffset = -1;
+    private int pendingSize;
     private boolean closed;
     private final BlockCodec codec;
 
@@ -76,17 +81,15 @@ public final class TableBuilder {
     /** As above, compressing data blocks with {@code compression} (blocks that shrink too little stay raw). */
     public TableBuilder(WritableFile file, Path path, int blockSize, int restartInterval, int bloomBitsPerKey,
             Compression compression) {
-        this(file, path, blockSize, restartInterval, bloomBitsPerKey, compression, new LongArrayList());
+        this(file, path, blockSize, restartInterval, bloomBitsPerKey, compression, new TableBuildBuffers());
     }
 
     /**
-     * As above, buffering the filter's key hashes in {@code keyHashes} (cleared here), which the caller
-     * passes to the next builder once this one is finished or abandoned: a compaction writing many tables
-     * so grows one list instead of one per table (8 bytes a key, and the arrays it outgrew: most of what a
-     * compaction allocated per entry).
+     * As above, building in {@code buffers}, which the caller passes to the next builder once this one
+     * is finished or abandoned (a flush or compaction writing many tables).
      */
     public TableBuilder(WritableFile file, Path path, int blockSize, int restartInterval, int bloomBitsPerKey,
-            Compression compression, LongArrayList keyHashes) {
+            Compression compression, TableBuildBuffers buffers) {
         this.codec = new BlockCodec(compression);
         this.file = Objects.requireNonNull(file, "file");
         this.path = path;
@@ -98,10 +101,12 @@ public final class TableBuilder {
         }
         this.blockSize = blockSize;
         this.bloomBitsPerKey = bloomBitsPerKey;
-        this.dataBlock = new BlockBuilder(restartInterval);
+        this.buffers = buffers;
+        this.dataBlock = buffers.data(restartInterval);
+        this.indexBlock = buffers.index();
         if (bloomBitsPerKey > 0) {
-            keyHashes.clear();
-            this.keyHashes = keyHashes;
+            buffers.keyHashes.clear();
+            this.keyHashes = buffers.keyHashes;
         } else {
             this.keyHashes = null;
         }
@@ -167,9 +172,8 @@ public final class TableBuilder {
                 smallestKey = key.copy();
                 smallestTrailer = trailer;
             }
-            if (pendingHandle != null) {
-                // Once per block: the separator needs the next key whole.
-                addIndexEntry(key.copy());
+            if (pendingOffset >= 0) {
+                addIndexEntry(kb, ko, kl);
             }
             if (keyHashes != null && newUserKey) {
                 keyHashes.add(BloomFilter.hash(kb, ko, kl));
@@ -225,13 +229,12 @@ public final class TableBuilder {
             if (!dataBlock.isEmpty()) {
                 flushDataBlock();
             }
-            addIndexEntry(null);
-            BlockHandle filter = keyHashes == null ? null
-                    : writeRaw(BloomFilter.build(keyHashes.buffer, keyHashes.size(), bloomBitsPerKey));
+            addIndexEntry(null, 0, -1);
+            BlockHandle filter = keyHashes == null ? null : writeFilter();
             BlockHandle properties = writeRaw(PropertiesBlock.encode(entries, deletions, smallestKey, smallestTrailer,
                     Arrays.copyOf(lastKey, lastKeyLength), lastTrailer, rawKeyBytes, rawValueBytes, schemeMetadata));
             int indexLength = indexBlock.finish();
-            BlockHandle index = writeBlock(indexBlock.buffer(), indexLength);
+            BlockHandle index = new BlockHandle(writeBlock(indexBlock.buffer(), indexLength), indexLength);
             file.append(new Footer(filter, properties, index, TableFormat.VERSION).encode());
             offset += TableFormat.FOOTER_LENGTH;
             file.sync();
@@ -277,49 +280,63 @@ public final class TableBuilder {
     private void flushDataBlock() throws IOException {
         int length = dataBlock.finish();
         int stored = codec.compress(dataBlock.buffer(), length);
-        pendingHandle = stored < 0 ? writeBlock(dataBlock.buffer(), length)
-                : writeBlock(codec.output(), stored, codec.type());
-        pendingLastKey = Arrays.copyOf(lastKey, lastKeyLength);
-        pendingLastTrailer = lastTrailer;
+        if (stored < 0) {
+            pendingOffset = writeBlock(dataBlock.buffer(), length);
+            pendingSize = length;
+        } else {
+            pendingOffset = writeBlock(codec.output(), stored, codec.type());
+            pendingSize = stored;
+        }
         dataBlock.reset();
     }
 
     /**
-     * Adds the index entry of the pending block: a key at or after its last key and, when
-     * {@code nextUserKey} is given, before the next entry.
+     * Adds the index entry of the pending block: a key at or after its last key and, when the next
+     * user key {@code next[offset, offset + length)} is given ({@code length >= 0}), before it.
      */
-    private void addIndexEntry(byte[] nextUserKey) {
-        byte[] key = pendingLastKey;
-        long trailer = pendingLastTrailer;
-        byte[] shorter = nextUserKey == null ? Separators.after(key) : Separators.between(key, nextUserKey);
-        if (shorter != null) {
+    private void addIndexEntry(byte[] next, int offset, int length) {
+        if (separator.length < lastKeyLength) {
+            separator = new byte[Math.max(lastKeyLength, 2 * separator.length)];
+        }
+        int n = length < 0 ? Separators.after(lastKey, lastKeyLength, separator)
+                : Separators.between(lastKey, lastKeyLength, next, offset, length, separator);
+        int h = BlockHandle.encodeVarint(pendingOffset, pendingSize, handleBuffer, 0);
+        if (n >= 0) {
             // The largest sequence makes (shorter, seq) the first internal key of that user key, which
             // is still after every version of the block's last user key.
-            key = shorter;
-            trailer = InternalKeys.trailer(InternalKeys.MAX_SEQUENCE, InternalKeys.KIND_PUT);
+            indexBlock.add(separator, 0, n, InternalKeys.trailer(InternalKeys.MAX_SEQUENCE, InternalKeys.KIND_PUT),
+                    handleBuffer, 0, h);
+        } else {
+            indexBlock.add(lastKey, 0, lastKeyLength, lastTrailer, handleBuffer, 0, h);
         }
-        int n = pendingHandle.encodeVarint(handleBuffer, 0);
-        indexBlock.add(key, trailer, handleBuffer, 0, n);
-        pendingHandle = null;
-        pendingLastKey = null;
+        pendingOffset = -1;
+    }
+
+    /** Writes the filter of the key hashes, built in the reused array with room for its trailer. */
+    private BlockHandle writeFilter() throws IOException {
+        int length = BloomFilter.encodedLength(keyHashes.size(), bloomBitsPerKey);
+        byte[] out = buffers.zeroed(length + TableFormat.BLOCK_TRAILER_LENGTH);
+        BloomFilter.build(keyHashes.buffer, keyHashes.size(), bloomBitsPerKey, out);
+        return new BlockHandle(writeBlock(out, length), length);
     }
 
     private BlockHandle writeRaw(byte[] contents) throws IOException {
-        return writeBlock(Arrays.copyOf(contents, contents.length + TableFormat.BLOCK_TRAILER_LENGTH), contents.length);
+        byte[] buf = Arrays.copyOf(contents, contents.length + TableFormat.BLOCK_TRAILER_LENGTH);
+        return new BlockHandle(writeBlock(buf, contents.length), contents.length);
     }
 
-    /** Writes {@code buf[0, length)} raw and its trailer, for which {@code buf} has room after it. */
-    private BlockHandle writeBlock(byte[] buf, int length) throws IOException {
+    /** Writes {@code buf[0, length)} raw and its trailer, for which {@code buf} has room; returns its offset. */
+    private long writeBlock(byte[] buf, int length) throws IOException {
         return writeBlock(buf, length, TableFormat.BLOCK_TYPE_RAW);
     }
 
     /** Writes {@code buf[0, length)}, stored as {@code type}, and its trailer, for which {@code buf} has room. */
-    private BlockHandle writeBlock(byte[] buf, int length, byte type) throws IOException {
+    private long writeBlock(byte[] buf, int length, byte type) throws IOException {
         buf[length] = type;
         Coding.putInt(buf, length + 1, Checksums.maskedCrc32c(buf, 0, length + 1));
         file.append(buf, 0, length + TableFormat.BLOCK_TRAILER_LENGTH);
-        BlockHandle handle = new BlockHandle(offset, length);
+        long at = offset;
         offset += length + TableFormat.BLOCK_TRAILER_LENGTH;
-        return handle;
+        return at;
     }
 }

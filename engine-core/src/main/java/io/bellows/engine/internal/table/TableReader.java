@@ -269,7 +269,11 @@ public final class TableReader implements OpenTable {
             return block;
         }
         if (buffers != null && !fillCache) {
-            return readDataBlock(checkedHandle(indexEntry.handle()), ahead, buffers);
+            // The handle decoded in place: an iterator reading into buffers allocates nothing per block.
+            long offset = indexEntry.handleOffset();
+            int size = indexEntry.handleSize();
+            checkHandle(offset, size);
+            return readDataBlock(offset, size, ahead, buffers);
         }
         return loadDataBlock(indexEntry.handle(), fillCache, ahead);
     }
@@ -280,19 +284,19 @@ public final class TableReader implements OpenTable {
     }
 
     private Block loadDataBlock(BlockHandle handle, boolean fillCache, Readahead ahead) throws IOException {
-        Block block = readDataBlock(checkedHandle(handle), ahead, null);
+        checkHandle(handle.offset(), handle.size());
+        Block block = readDataBlock(handle.offset(), handle.size(), ahead, null);
         if (fillCache) {
             cache.put(fileNumber, handle.offset(), block);
         }
         return block;
     }
 
-    private BlockHandle checkedHandle(BlockHandle handle) {
-        if (handle.offset() < FileHeader.LENGTH || handle.end() > dataEnd) {
-            throw new CorruptionException(path, handle.offset(), "data block handle (" + handle.offset() + ", "
-                    + handle.size() + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
+    private void checkHandle(long offset, int size) {
+        if (offset < FileHeader.LENGTH || offset + size + TableFormat.BLOCK_TRAILER_LENGTH > dataEnd) {
+            throw new CorruptionException(path, offset, "data block handle (" + offset + ", " + size
+                    + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
         }
-        return handle;
     }
 
     /**
@@ -318,10 +322,15 @@ public final class TableReader implements OpenTable {
 
     /** Checks the CRC of a block and trailer read from the file. */
     private static byte[] checked(byte[] b, Path path, BlockHandle handle, EngineCounters counters) {
+        return checked(b, path, handle.offset(), handle.size(), counters);
+    }
+
+    /** Checks the CRC of the block of {@code size} bytes at {@code offset} and its trailer, read into {@code b}. */
+    private static byte[] checked(byte[] b, Path path, long offset, int size, EngineCounters counters) {
         counters.blockReads.increment();
-        int stored = Checksums.unmask(Coding.getInt(b, handle.size() + 1));
-        if (stored != Checksums.crc32c(b, 0, handle.size() + 1)) {
-            throw new CorruptionException(path, handle.offset(), "block checksum mismatch");
+        int stored = Checksums.unmask(Coding.getInt(b, size + 1));
+        if (stored != Checksums.crc32c(b, 0, size + 1)) {
+            throw new CorruptionException(path, offset, "block checksum mismatch");
         }
         return b;
     }
@@ -330,32 +339,32 @@ public final class TableReader implements OpenTable {
      * A data block read from the file, through {@code ahead} if not null: stored raw, or (from version 2
      * on) compressed.
      */
-    private Block readDataBlock(BlockHandle handle, Readahead ahead, BlockBuffers buffers) throws IOException {
-        int length = handle.size() + TableFormat.BLOCK_TRAILER_LENGTH;
+    private Block readDataBlock(long offset, int size, Readahead ahead, BlockBuffers buffers) throws IOException {
+        int length = size + TableFormat.BLOCK_TRAILER_LENGTH;
         byte[] read;
         try {
             if (buffers == null) {
-                read = ahead == null ? file.read(handle.offset(), length)
-                        : ahead.read(file, handle.offset(), length, dataEnd);
+                read = ahead == null ? file.read(offset, length) : ahead.read(file, offset, length, dataEnd);
             } else if (ahead == null) {
                 read = buffers.stored(length);
-                file.read(handle.offset(), read, 0, length);
+                file.read(offset, read, 0, length);
             } else {
-                read = ahead.read(file, handle.offset(), length, dataEnd, buffers.stored(length));
+                read = ahead.read(file, offset, length, dataEnd, buffers.stored(length));
             }
         } catch (EOFException e) {
-            throw new CorruptionException(path, handle.offset(), "file ends inside a " + length + "-byte read", e);
+            throw new CorruptionException(path, offset, "file ends inside a " + length + "-byte read", e);
         }
-        byte[] b = checked(read, path, handle, counters);
-        byte type = b[handle.size()];
+        byte[] b = checked(read, path, offset, size, counters);
+        byte type = b[size];
         if (!compressedBlocks && type != TableFormat.BLOCK_TYPE_RAW) {
-            throw new CorruptionException(path, handle.offset() + handle.size(), "unknown block type " + type);
+            throw new CorruptionException(path, offset + size, "unknown block type " + type);
         }
         if (type == TableFormat.BLOCK_TYPE_RAW) {
-            return new Block(b, handle.size(), path, handle.offset());
+            return buffers == null ? new Block(b, size, path, offset) : buffers.block(b, size, path, offset);
         }
-        byte[] raw = BlockCodec.decompress(type, b, handle.size(), path, handle.offset(), buffers);
-        return new Block(raw, buffers == null ? raw.length : buffers.rawLength(), path, handle.offset());
+        byte[] raw = BlockCodec.decompress(type, b, size, path, offset, buffers);
+        return buffers == null ? new Block(raw, raw.length, path, offset)
+                : buffers.block(raw, buffers.rawLength(), path, offset);
     }
 
     private static byte[] readFully(ReadableFile file, Path path, long position, int length) throws IOException {

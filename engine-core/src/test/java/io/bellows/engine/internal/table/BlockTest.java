@@ -200,4 +200,46 @@ class BlockTest {
             assertArrayEquals(entries.get(i).value(), values[i]);
         }
     }
+
+    /**
+     * An index entry's handle decoded in place (handleOffset, handleSize) agrees with the decoded
+     * handle, and a value the two varints do not fill exactly, or a size past the block limit, is refused.
+     */
+    @Test
+    void handlesDecodeInPlaceAsWhole() {
+        Random rnd = new Random(TestSeeds.seed("BlockTest.handlesDecodeInPlaceAsWhole"));
+        BlockBuilder b = new BlockBuilder(TableFormat.INDEX_RESTART_INTERVAL);
+        long[] offsets = new long[200];
+        int[] sizes = new int[200];
+        byte[] h = new byte[BlockHandle.MAX_VARINT_LENGTH];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = rnd.nextLong() >>> rnd.nextInt(64);
+            sizes[i] = rnd.nextInt(TableFormat.MAX_BLOCK_LENGTH + 1) >>> rnd.nextInt(31);
+            int n = BlockHandle.encodeVarint(offsets[i], sizes[i], h, 0);
+            b.add(new byte[] {(byte) (i >> 8), (byte) i}, InternalKeys.trailer(1, InternalKeys.KIND_PUT), h, 0, n);
+        }
+        int n = b.finish();
+        BlockIterator it = new Block(Arrays.copyOf(b.buffer(), n), n, Entries.PATH, 0).iterator();
+        it.seekToFirst();
+        for (int i = 0; i < offsets.length; i++, it.next()) {
+            assertEquals(new BlockHandle(offsets[i], sizes[i]), it.handle());
+            assertEquals(offsets[i], it.handleOffset());
+            assertEquals(sizes[i], it.handleSize());
+        }
+        byte[][] malformed = {
+            {5, 7, 0}, // a byte after the size
+            {5}, // no size
+            {5, (byte) 0x80}, // the size's varint unfinished
+            {5, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x7f}, // a size past the block limit
+        };
+        for (byte[] value : malformed) {
+            BlockBuilder bad = new BlockBuilder(1);
+            bad.add(new byte[] {1}, InternalKeys.trailer(1, InternalKeys.KIND_PUT), value, 0, value.length);
+            int m = bad.finish();
+            BlockIterator at = new Block(Arrays.copyOf(bad.buffer(), m), m, Entries.PATH, 0).iterator();
+            at.seekToFirst();
+            assertThrows(CorruptionException.class, at::handleSize, HexFormat.of().formatHex(value));
+            assertThrows(CorruptionException.class, at::handle, HexFormat.of().formatHex(value));
+        }
+    }
 }
