@@ -422,7 +422,7 @@ final class BenchFlags {
         }
     }
 
-    private static <E extends Enum<E>> E enumValue(String flag, String s, Class<E> type) {
+    static <E extends Enum<E>> E enumValue(String flag, String s, Class<E> type) {
         for (E e : type.getEnumConstants()) {
             if (e.name().equalsIgnoreCase(s.trim())) {
                 return e;

@@ -5,14 +5,17 @@ import static io.bellows.bench.BenchFlags.bool;
 import static io.bellows.bench.BenchFlags.bytesIn;
 import static io.bellows.bench.BenchFlags.doubleIn;
 import static io.bellows.bench.BenchFlags.engine;
+import static io.bellows.bench.BenchFlags.enumValue;
 import static io.bellows.bench.BenchFlags.longIn;
 import static io.bellows.bench.BenchFlags.sizeText;
 
+import io.bellows.engine.CompactionPriority;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.FlsmOptions;
 import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.PtierOptions;
 import io.bellows.engine.TriadOptions;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,6 +31,10 @@ final class SchemeFlags {
                 Boolean.toString(LeveledOptions.defaults().dynamicLevelBytes()),
                 "LEVELED: size level targets from the last level (RocksDB's level_compaction_dynamic_level_bytes)",
                 (v, s) -> v.leveled.dynamicLevelBytes(bool("leveled_dynamic_level_bytes", s)));
+        addScheme(m, CompactionStyle.LEVELED, "leveled_priority", "min_overlapping_ratio|round_robin",
+                LeveledOptions.defaults().priority().name().toLowerCase(Locale.ROOT),
+                "LEVELED: which table of a level over its target goes down (RocksDB's compaction_pri)",
+                (v, s) -> v.leveled.priority(enumValue("leveled_priority", s, CompactionPriority.class)));
         FlsmOptions flsm = FlsmOptions.defaults();
         PtierOptions ptier = PtierOptions.defaults();
         TriadOptions triad = TriadOptions.defaults();

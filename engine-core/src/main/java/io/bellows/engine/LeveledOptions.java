@@ -1,5 +1,7 @@
 package io.bellows.engine;
 
+import java.util.Objects;
+
 /**
  * The options of {@link CompactionStyle#LEVELED}; immutable, made with {@link #builder()}. Leveled
  * compaction is otherwise tuned by the engine-wide level options of {@link EngineOptions}
@@ -10,9 +12,11 @@ public final class LeveledOptions implements CompactionOptions {
     private static final LeveledOptions DEFAULTS = new Builder().build();
 
     private final boolean dynamicLevelBytes;
+    private final CompactionPriority priority;
 
     private LeveledOptions(Builder b) {
         dynamicLevelBytes = b.dynamicLevelBytes;
+        priority = b.priority;
     }
 
     /** A builder starting from the defaults. */
@@ -20,14 +24,14 @@ public final class LeveledOptions implements CompactionOptions {
         return new Builder();
     }
 
-    /** The default LEVELED options (dynamic level bytes on). */
+    /** The default LEVELED options (dynamic level bytes on, {@link CompactionPriority#MIN_OVERLAPPING_RATIO}). */
     public static LeveledOptions defaults() {
         return DEFAULTS;
     }
 
     /** A builder holding this object's values. */
     public Builder toBuilder() {
-        return new Builder().dynamicLevelBytes(dynamicLevelBytes);
+        return new Builder().dynamicLevelBytes(dynamicLevelBytes).priority(priority);
     }
 
     @Override
@@ -40,24 +44,31 @@ public final class LeveledOptions implements CompactionOptions {
         return dynamicLevelBytes;
     }
 
+    /** Which table of a level over its target is compacted next. */
+    public CompactionPriority priority() {
+        return priority;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof LeveledOptions l && dynamicLevelBytes == l.dynamicLevelBytes;
+        return o instanceof LeveledOptions l && dynamicLevelBytes == l.dynamicLevelBytes && priority == l.priority;
     }
 
     @Override
     public int hashCode() {
-        return 31 * CompactionStyle.LEVELED.name().hashCode() + Boolean.hashCode(dynamicLevelBytes);
+        return (31 * CompactionStyle.LEVELED.name().hashCode() + Boolean.hashCode(dynamicLevelBytes)) * 31
+                + priority.hashCode();
     }
 
     @Override
     public String toString() {
-        return "LeveledOptions{dynamicLevelBytes=" + dynamicLevelBytes + "}";
+        return "LeveledOptions{dynamicLevelBytes=" + dynamicLevelBytes + ", priority=" + priority + "}";
     }
 
     /** Builder of {@link LeveledOptions}. */
     public static final class Builder {
         private boolean dynamicLevelBytes = true;
+        private CompactionPriority priority = CompactionPriority.MIN_OVERLAPPING_RATIO;
 
         private Builder() {}
 
@@ -75,6 +86,16 @@ public final class LeveledOptions implements CompactionOptions {
          */
         public Builder dynamicLevelBytes(boolean enabled) {
             dynamicLevelBytes = enabled;
+            return this;
+        }
+
+        /**
+         * Which table of a level over its target is compacted next (RocksDB's {@code compaction_pri}).
+         * Default {@link CompactionPriority#MIN_OVERLAPPING_RATIO}, as RocksDB's. A store may be reopened
+         * with the other setting.
+         */
+        public Builder priority(CompactionPriority priority) {
+            this.priority = Objects.requireNonNull(priority, "priority");
             return this;
         }
 

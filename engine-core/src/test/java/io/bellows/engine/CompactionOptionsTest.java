@@ -30,12 +30,20 @@ class CompactionOptionsTest {
         assertEquals(LeveledOptions.defaults(), LeveledOptions.defaults().toBuilder().build());
         assertEquals(CompactionStyle.LEVELED, LeveledOptions.defaults().style());
         assertEquals(LeveledOptions.defaults().hashCode(), LeveledOptions.builder().build().hashCode());
-        assertEquals("LeveledOptions{dynamicLevelBytes=true}", LeveledOptions.defaults().toString());
+        assertEquals("LeveledOptions{dynamicLevelBytes=true, priority=MIN_OVERLAPPING_RATIO}",
+                LeveledOptions.defaults().toString());
         assertNotEquals(LeveledOptions.defaults(), FlsmOptions.defaults());
         LeveledOptions fixed = LeveledOptions.builder().dynamicLevelBytes(false).build();
         assertFalse(fixed.dynamicLevelBytes());
         assertNotEquals(LeveledOptions.defaults(), fixed);
         assertEquals(fixed, fixed.toBuilder().build());
+        LeveledOptions roundRobin = LeveledOptions.builder().priority(CompactionPriority.ROUND_ROBIN).build();
+        assertEquals(CompactionPriority.ROUND_ROBIN, roundRobin.priority());
+        assertEquals(CompactionPriority.MIN_OVERLAPPING_RATIO, LeveledOptions.defaults().priority());
+        assertNotEquals(LeveledOptions.defaults(), roundRobin);
+        assertNotEquals(LeveledOptions.defaults().hashCode(), roundRobin.hashCode());
+        assertEquals(roundRobin, roundRobin.toBuilder().build());
+        assertThrows(NullPointerException.class, () -> LeveledOptions.builder().priority(null));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.bellows.stress;
 
 import io.bellows.engine.CompactionOptions;
+import io.bellows.engine.CompactionPriority;
 import io.bellows.engine.Compression;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.FlsmOptions;
@@ -106,7 +107,10 @@ final class OpenConfig {
                 m.put("triad.log", Boolean.toString(r.nextInt(4) > 0));
                 m.put("dynamicLevelBytes", Boolean.toString(r.nextBoolean()));
             }
-            case LEVELED -> m.put("dynamicLevelBytes", Boolean.toString(r.nextBoolean()));
+            case LEVELED -> {
+                m.put("dynamicLevelBytes", Boolean.toString(r.nextBoolean()));
+                m.put("priority", StoreShape.pick(r, CompactionPriority.values()).name());
+            }
             default -> {
                 // Every scheme has a case above; a new one gets its options there.
             }
@@ -156,7 +160,8 @@ final class OpenConfig {
     private CompactionOptions schemeOptions(StoreShape shape) {
         return switch (shape.scheme()) {
             case LEVELED -> LeveledOptions.builder()
-                    .dynamicLevelBytes(Boolean.parseBoolean(values.get("dynamicLevelBytes"))).build();
+                    .dynamicLevelBytes(Boolean.parseBoolean(values.get("dynamicLevelBytes")))
+                    .priority(CompactionPriority.valueOf(values.get("priority"))).build();
             case TRIAD -> TriadOptions.builder().mem(Boolean.parseBoolean(values.get("triad.mem")))
                     .hotFraction(Double.parseDouble(values.get("triad.hotFraction")))
                     .flushThreshold(i("triad.flushThreshold"))

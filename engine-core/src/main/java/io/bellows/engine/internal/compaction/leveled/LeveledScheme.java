@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.leveled;
 
+import io.bellows.engine.CompactionPriority;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.LeveledOptions;
@@ -31,9 +32,11 @@ import java.util.Set;
  * dynamic level bytes ({@link LevelTargets#shape}) the targets follow the largest level's size and L0
  * compacts into the base level, the first level the data needs, skipping the empty ones above it.
  *
- * <p>State: one compaction cursor per level (the largest key last compacted from it), persisted so
- * that after a restart compaction continues round-robin through the key space instead of rewriting
- * the start of each level again.
+ * <p>Which table of a deeper level goes down is its {@link CompactionPriority}: by default the one whose
+ * overlap with the next level is smallest for its size (RocksDB's kMinOverlappingRatio), else round-robin.
+ * State: one compaction cursor per level (the largest key last compacted from it), persisted so that
+ * after a restart round-robin continues through the key space instead of rewriting the start of each
+ * level again; kept under either priority, so a store may switch.
  */
 public final class LeveledScheme implements CompactionScheme {
     /** A trivial move or output cut is refused when it would overlap more than this many target files below. */
@@ -46,6 +49,7 @@ public final class LeveledScheme implements CompactionScheme {
     private final long targetFileSize;
     private final byte[][] cursors;
     private final L0Gate l0Gate;
+    private final CompactionPriority priority;
 
     /**
      * Decides whether an automatic L0 compaction may run now: a scheme built on LEVELED (TRIAD) may defer
@@ -59,12 +63,14 @@ public final class LeveledScheme implements CompactionScheme {
 
     /** LEVELED itself, with its {@link LeveledOptions}. */
     public LeveledScheme(EngineOptions o) {
-        this(o, ((LeveledOptions) o.compactionOptions()).dynamicLevelBytes(), (v, c) -> c);
+        this(o, ((LeveledOptions) o.compactionOptions()).dynamicLevelBytes(),
+                ((LeveledOptions) o.compactionOptions()).priority(), (v, c) -> c);
     }
 
     /** The leveled part of another scheme, with static or dynamic level targets. */
-    public LeveledScheme(EngineOptions o, boolean dynamicLevelBytes, L0Gate l0Gate) {
+    public LeveledScheme(EngineOptions o, boolean dynamicLevelBytes, CompactionPriority priority, L0Gate l0Gate) {
         this.l0Gate = l0Gate;
+        this.priority = priority;
         numLevels = o.numLevels();
         l0Slowdown = o.l0SlowdownTrigger();
         l0Stop = o.l0StopTrigger();
@@ -146,6 +152,23 @@ public final class LeveledScheme implements CompactionScheme {
 
     private Compaction pickLevel(Version v, int level, Set<Long> busy) {
         List<FileMeta> files = v.files(level);
+        int[] order = priority == CompactionPriority.MIN_OVERLAPPING_RATIO
+                ? byOverlappingRatio(files, v.files(level + 1)) : roundRobin(files, level);
+        for (int i : order) {
+            FileMeta f = files.get(i);
+            if (busy.contains(f.number)) {
+                continue;
+            }
+            Compaction c = build(v, level, level + 1, List.of(f), busy, "L" + level + " over target");
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** The level's tables from the one after the cursor, wrapping around. */
+    private int[] roundRobin(List<FileMeta> files, int level) {
         int start = 0;
         byte[] cursor;
         synchronized (this) {
@@ -157,17 +180,40 @@ public final class LeveledScheme implements CompactionScheme {
                 start++;
             }
         }
-        for (int i = 0; i < files.size(); i++) {
-            FileMeta f = files.get((start + i) % files.size());
-            if (busy.contains(f.number)) {
-                continue;
-            }
-            Compaction c = build(v, level, level + 1, List.of(f), busy, "L" + level + " over target");
-            if (c != null) {
-                return c;
-            }
+        int[] order = new int[files.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = (start + i) % files.size();
         }
-        return null;
+        return order;
+    }
+
+    /**
+     * The level's tables by the bytes they overlap in the next level per byte of their own, smallest
+     * first, ties in key order (RocksDB's SortFileByOverlappingRatio, without its TTL boost). Both
+     * levels are disjoint and sorted, so one walk over each finds every overlap.
+     */
+    static int[] byOverlappingRatio(List<FileMeta> files, List<FileMeta> next) {
+        long[] keys = new long[files.size()];
+        int j = 0;
+        for (int i = 0; i < files.size(); i++) {
+            FileMeta f = files.get(i);
+            while (j < next.size() && Bytes.compare(next.get(j).largestKey, f.smallestKey) < 0) {
+                j++;
+            }
+            long overlap = 0;
+            for (int k = j; k < next.size() && Bytes.compare(next.get(k).smallestKey, f.largestKey) <= 0; k++) {
+                overlap += next.get(k).fileSize;
+            }
+            // Ratios in 1/1024ths as RocksDB's; the index in the low bits makes equal ratios sort in key order.
+            long ratio = Math.min(overlap * 1024 / (f.fileSize + 1), (1L << 40) - 1);
+            keys[i] = ratio << 23 | i;
+        }
+        Arrays.sort(keys);
+        int[] order = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            order[i] = (int) (keys[i] & ((1 << 23) - 1));
+        }
+        return order;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.triad;
 
+import io.bellows.engine.CompactionPriority;
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TriadOptions;
@@ -56,11 +57,11 @@ public final class TriadScheme implements CompactionScheme {
         if (t.disk()) {
             sketches = new Sketches();
             deferral = new L0Deferral(t.overlapRatioThreshold(), t.l0MaxTables(), sketches);
-            leveled = new LeveledScheme(o, t.dynamicLevelBytes(), deferral::admit);
+            leveled = new LeveledScheme(o, t.dynamicLevelBytes(), CompactionPriority.ROUND_ROBIN, deferral::admit);
         } else {
             sketches = null;
             deferral = null;
-            leveled = new LeveledScheme(o, t.dynamicLevelBytes(), (v, c) -> c);
+            leveled = new LeveledScheme(o, t.dynamicLevelBytes(), CompactionPriority.ROUND_ROBIN, (v, c) -> c);
         }
     }
 

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction.leveled;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.CompactionPriority;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.LeveledOptions;
 import io.bellows.engine.internal.compaction.Compaction;
@@ -9,6 +10,7 @@ import io.bellows.engine.internal.compaction.DataDriven;
 import io.bellows.engine.internal.compaction.LevelTargets;
 import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.io.CrashableFileSystem;
+import io.bellows.engine.internal.util.Coding;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -26,13 +29,16 @@ import org.junit.jupiter.api.Test;
  * a trigger and the expected decision, in src/test/resources/leveled/*.txt. Sizes there are in KiB; keys
  * are ASCII. Commands:
  * <ul>
- *   <li>{@code define [dynamic=true|false] [l0=N] [base=KiB] [mult=N] [levels=N]}, then lines
+ *   <li>{@code define [dynamic=true|false] [priority=min_overlapping_ratio|round_robin] [l0=N] [base=KiB]
+ *       [mult=N] [levels=N]}, then lines
  *       {@code L<level>: <number>:<smallest>-<largest>[/<KiB>] ...}: a new store with those tables; prints
  *       the version;
  *   <li>{@code targets}: the base level, then each level's size, target and score (levels above the base
  *       have no target), and the estimated pending compaction bytes;
  *   <li>{@code pick [busy=n,m]}: the automatic compaction picked, or {@code none};
  *   <li>{@code manual <level>}: compactRange's pick at a level, over all keys;
+ *   <li>{@code cursor <level> <key>}: sets a level's round-robin cursor, as a compaction of tables ending
+ *       at that key would;
  *   <li>{@code pressure soft=KiB hard=KiB}: the pending compaction bytes and the write pressure with those
  *       limits (0: none), L0 triggers as defined ({@code l0=N}: N / 20 / 36).
  * </ul>
@@ -56,6 +62,11 @@ class LeveledPickerTest {
     }
 
     @Test
+    void priorityPicks() throws Exception {
+        assertTrue(DataDriven.run("/leveled/priority_picks.txt", this::run) > 0);
+    }
+
+    @Test
     void pendingBytesStalls() throws Exception {
         assertTrue(DataDriven.run("/leveled/pending_bytes_stalls.txt", this::run) > 0);
     }
@@ -67,6 +78,7 @@ class LeveledPickerTest {
             case "pick" -> describe(scheme.pick(current, busy(c.arg("busy", ""))));
             case "manual" -> describe(scheme.pickManual(current, Integer.parseInt(c.args().get(0)), null, null));
             case "pressure" -> pressure(c);
+            case "cursor" -> cursor(c);
             default -> throw new IllegalArgumentException("unknown command " + c.cmd());
         };
     }
@@ -78,7 +90,8 @@ class LeveledPickerTest {
         options = EngineOptions.builder().numLevels(levels).l0Triggers(l0, Math.max(l0, 20), Math.max(l0, 36))
                 .maxBytesForLevelBase(Long.parseLong(c.arg("base", "1024")) << 10)
                 .levelSizeMultiplier(Integer.parseInt(c.arg("mult", "10"))).targetFileSize(64 << 10)
-                .compaction(LeveledOptions.builder().dynamicLevelBytes(dynamic).build()).build();
+                .compaction(LeveledOptions.builder().dynamicLevelBytes(dynamic).priority(CompactionPriority.valueOf(
+                        c.arg("priority", "min_overlapping_ratio").toUpperCase(Locale.ROOT))).build()).build();
         scheme = new LeveledScheme(options);
         targets = new LevelTargets(options, dynamic);
         CrashableFileSystem fs = new CrashableFileSystem();
@@ -118,6 +131,15 @@ class LeveledPickerTest {
             }
         }
         return sb.length() == 0 ? "empty" : sb.toString();
+    }
+
+    private String cursor(DataDriven.Case c) {
+        int level = Integer.parseInt(c.args().get(0));
+        byte[] key = bytes(c.args().get(1));
+        byte[] rec = new byte[Coding.varLongSize(level) + key.length];
+        System.arraycopy(key, 0, rec, Coding.putVarLong(rec, 0, level), key.length);
+        scheme.apply(rec);
+        return "ok";
     }
 
     private String targets() {
