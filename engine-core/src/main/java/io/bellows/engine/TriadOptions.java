@@ -3,7 +3,8 @@ package io.bellows.engine;
 /**
  * The options of {@link CompactionStyle#TRIAD} (paper 004); immutable, made with {@link #builder()}.
  * Below L0 TRIAD is leveled ({@link Builder#dynamicLevelBytes}; tables go down round-robin,
- * {@link CompactionPriority#ROUND_ROBIN}, as in the RocksDB TRIAD was measured on) and uses the engine-wide level options of {@link EngineOptions}
+ * {@link CompactionPriority#ROUND_ROBIN}, as in the RocksDB TRIAD was measured on) and uses the
+ * engine-wide level options of {@link EngineOptions}
  * ({@code numLevels}, {@code l0Triggers}, {@code maxBytesForLevelBase}, {@code levelSizeMultiplier},
  * {@code targetFileSize}). Each technique can be switched off on its own, so that its share of the
  * gain can be measured (the paper's Figures 10 and 11); all three (TRIAD-MEM, TRIAD-DISK, TRIAD-LOG) are on
