@@ -29,9 +29,11 @@ import java.util.Objects;
  */
 final class DbCursor implements Cursor {
     /**
-     * Entries of one user key stepped over one by one before the cursor seeks past the rest (RocksDB's
-     * max_sequential_skip_in_iterations): a key updated thousands of times since the last flush would
-     * otherwise cost every scan that crosses it thousands of steps (YCSB E after A's zipfian updates).
+     * Entries stepped over one by one before the cursor seeks past the rest of a key's versions
+     * (RocksDB's max_sequential_skip_in_iterations): a key updated thousands of times since the last
+     * flush would otherwise cost every scan that crosses it thousands of steps (YCSB E after A's zipfian
+     * updates). Counted per key, except on a turn of direction, which passes one key and what the walk
+     * before it left behind.
      */
     static final int MAX_SEQUENTIAL_SKIP = 8;
 
@@ -52,7 +54,7 @@ final class DbCursor implements Cursor {
     private byte[] candidateValue = new byte[128];
     private int candidateKeyLength;
     private int candidateValueLength;
-    /** A deleted key being skipped past (findVisible). */
+    /** A deleted key, or one whose hidden versions are, being skipped past (findVisible). */
     private byte[] skipped = new byte[32];
     /** The user key whose entries the walk back (findPrevVisible) is passing. */
     private byte[] group = new byte[32];
@@ -175,7 +177,13 @@ final class DbCursor implements Cursor {
     public void prev() {
         checkValid();
         if (forward) {
+            // Back over the shown key's entries (newer hidden versions too): a few steps, then one seek.
+            int steps = 0;
             do {
+                if (++steps > MAX_SEQUENTIAL_SKIP) {
+                    merged.seekForPrev(Arrays.copyOf(key, keyLength), InternalKeys.MAX_SEQUENCE);
+                    break;
+                }
                 merged.prev();
             } while (merged.isValid() && merged.keySlice().compareTo(key, keyLength) >= 0);
         }
@@ -187,15 +195,21 @@ final class DbCursor implements Cursor {
         keyLength = -1;
         forward = true;
         int hidden = 0;
+        int hiddenLength = 0;
         while (merged.isValid()) {
             Slice k = merged.keySlice();
             if (upper != null && k.compareTo(upper) >= 0) {
                 return;
             }
             if (merged.sequence() > sequence) {
-                if (++hidden > MAX_SEQUENTIAL_SKIP) {
+                if (hidden == 0 || !k.contentEquals(skipped, hiddenLength)) {
+                    skipped = k.copyInto(skipped);
+                    hiddenLength = k.length();
+                    hidden = 1;
+                    merged.next();
+                } else if (++hidden > MAX_SEQUENTIAL_SKIP) {
                     // Everything before (k, sequence) in internal order is a newer, hidden version of k.
-                    merged.seek(k.copy(), sequence);
+                    merged.seek(Arrays.copyOf(skipped, hiddenLength), sequence);
                     hidden = 0;
                 } else {
                     merged.next();

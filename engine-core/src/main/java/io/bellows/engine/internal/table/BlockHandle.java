@@ -20,7 +20,7 @@ record BlockHandle(long offset, int size) {
         return encodeVarint(offset, size, b, off);
     }
 
-    /** The varint form of the handle (offset, size), without the handle. */
+    /** The varint form of the handle (offset, size), without building a BlockHandle. */
     static int encodeVarint(long offset, int size, byte[] b, int off) {
         off = Coding.putVarLong(b, off, offset);
         return Coding.putVarInt(b, off, size);

@@ -256,10 +256,10 @@ final class BlockIterator {
         throw block.corruption(current, "malformed block handle in index entry");
     }
 
-    /** The current value read as a block handle (index blocks). */
     /**
-     * The size in the block handle of the current index entry, decoded in place and checked as
-     * {@link #handle()} checks it: the handle's two varints fill the value exactly.
+     * The size in the block handle of the current index entry, decoded in place: a varint of at most
+     * 5 bytes, at most the block length limit, ending the value exactly. The offset before it is
+     * {@link #handleOffset()}'s to decode and the table reader's to check.
      */
     int handleSize() {
         int end = valueOffset + valueLength;
@@ -282,6 +282,7 @@ final class BlockIterator {
         throw block.corruption(current, "malformed block handle in index entry");
     }
 
+    /** The current value read as a block handle (index blocks). */
     BlockHandle handle() {
         try {
             return BlockHandle.decodeVarint(data, valueOffset, valueLength);

@@ -293,7 +293,7 @@ public final class TableReader implements OpenTable {
     }
 
     private void checkHandle(long offset, int size) {
-        if (offset < FileHeader.LENGTH || offset + size + TableFormat.BLOCK_TRAILER_LENGTH > dataEnd) {
+        if (offset < FileHeader.LENGTH || offset > dataEnd - size - TableFormat.BLOCK_TRAILER_LENGTH) {
             throw new CorruptionException(path, offset, "data block handle (" + offset + ", " + size
                     + ") lies outside the data region [" + FileHeader.LENGTH + ", " + dataEnd + ")");
         }

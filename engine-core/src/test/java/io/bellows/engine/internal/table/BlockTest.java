@@ -213,7 +213,7 @@ class BlockTest {
         int[] sizes = new int[200];
         byte[] h = new byte[BlockHandle.MAX_VARINT_LENGTH];
         for (int i = 0; i < offsets.length; i++) {
-            offsets[i] = rnd.nextLong() >>> rnd.nextInt(64);
+            offsets[i] = (rnd.nextLong() >>> 1) >>> rnd.nextInt(63);
             sizes[i] = rnd.nextInt(TableFormat.MAX_BLOCK_LENGTH + 1) >>> rnd.nextInt(31);
             int n = BlockHandle.encodeVarint(offsets[i], sizes[i], h, 0);
             b.add(new byte[] {(byte) (i >> 8), (byte) i}, InternalKeys.trailer(1, InternalKeys.KIND_PUT), h, 0, n);

@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * LevelDB/RocksDB leveled compaction. L0 holds flushed tables that may overlap; every deeper level is
@@ -189,11 +190,12 @@ public final class LeveledScheme implements CompactionScheme {
 
     /**
      * The level's tables by the bytes they overlap in the next level per byte of their own, smallest
-     * first, ties in key order (RocksDB's SortFileByOverlappingRatio, without its TTL boost). Both
-     * levels are disjoint and sorted, so one walk over each finds every overlap.
+     * first, ties in key order (RocksDB's SortFileByOverlappingRatio, without its TTL boost and with
+     * plain file sizes where RocksDB boosts tables holding many deletions). Both levels are disjoint and
+     * sorted, so one walk over each finds every overlap.
      */
-    static int[] byOverlappingRatio(List<FileMeta> files, List<FileMeta> next) {
-        long[] keys = new long[files.size()];
+    private static int[] byOverlappingRatio(List<FileMeta> files, List<FileMeta> next) {
+        long[] ratio = new long[files.size()];
         int j = 0;
         for (int i = 0; i < files.size(); i++) {
             FileMeta f = files.get(i);
@@ -204,16 +206,12 @@ public final class LeveledScheme implements CompactionScheme {
             for (int k = j; k < next.size() && Bytes.compare(next.get(k).smallestKey, f.largestKey) <= 0; k++) {
                 overlap += next.get(k).fileSize;
             }
-            // Ratios in 1/1024ths as RocksDB's; the index in the low bits makes equal ratios sort in key order.
-            long ratio = Math.min(overlap * 1024 / (f.fileSize + 1), (1L << 40) - 1);
-            keys[i] = ratio << 23 | i;
+            // In 1/1024ths, as RocksDB's.
+            ratio[i] = overlap * 1024 / (f.fileSize + 1);
         }
-        Arrays.sort(keys);
-        int[] order = new int[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            order[i] = (int) (keys[i] & ((1 << 23) - 1));
-        }
-        return order;
+        // A stable sort: equal ratios stay in key order.
+        return IntStream.range(0, files.size()).boxed().sorted(Comparator.comparingLong(i -> ratio[i]))
+                .mapToInt(Integer::intValue).toArray();
     }
 
     @Override
