@@ -260,7 +260,8 @@ public final class TableReader implements OpenTable {
      */
     Block dataBlock(BlockIterator indexEntry, boolean fillCache, Readahead ahead, BlockBuffers buffers)
             throws IOException {
-        Block block = cache.get(fileNumber, indexEntry.handleOffset());
+        long offset = indexEntry.handleOffset();
+        Block block = cache.get(fileNumber, offset);
         if (block != null) {
             counters.blockCacheHits.increment();
             if (ahead != null) {
@@ -270,7 +271,6 @@ public final class TableReader implements OpenTable {
         }
         if (buffers != null && !fillCache) {
             // The handle decoded in place: an iterator reading into buffers allocates nothing per block.
-            long offset = indexEntry.handleOffset();
             int size = indexEntry.handleSize();
             checkHandle(offset, size);
             return readDataBlock(offset, size, ahead, buffers);
