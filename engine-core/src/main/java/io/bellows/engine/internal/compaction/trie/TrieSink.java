@@ -5,6 +5,7 @@ import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.table.htable.ClusterFilters;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableProperties;
 import io.bellows.engine.internal.table.htable.HTableReader;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -275,14 +277,24 @@ final class TrieSink implements TableSink {
             writer = null;
         }
 
-        /** Filters of the container's pile in the base version, newest first, without the inputs. */
+        /**
+         * Filters of the container's pile in the base version, newest first, without the inputs: from the
+         * BloomCluster of the newest of them, which holds the filters of every table under it (one read
+         * instead of one per table); a table it does not list gives its own.
+         */
         private List<TableFilters> pileFilters() throws IOException {
             if (pileFilters == null) {
                 pileFilters = new ArrayList<>();
+                Map<Long, TableFilters> clustered = null;
                 for (FileMeta f : baseIndex().pile(container)) {
-                    if (!excluded.contains(f.number)) {
-                        pileFilters.add(ctx.tables().reader(f, HTableReader.class).filters());
+                    if (excluded.contains(f.number)) {
+                        continue;
                     }
+                    if (clustered == null) {
+                        clustered = ClusterFilters.read(ctx.tables().reader(f, HTableReader.class));
+                    }
+                    TableFilters t = clustered.get(f.number);
+                    pileFilters.add(t != null ? t : ctx.tables().reader(f, HTableReader.class).filters());
                 }
             }
             return pileFilters;

@@ -454,24 +454,28 @@ public final class HTableReader implements OpenTable {
         throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
     }
 
+    /** Every run of this table's BloomCluster in one read, each run's CRC verified (for {@link ClusterFilters}). */
+    ClusterFilters.Area readCluster() throws IOException {
+        int last = runFirst.length - 1;
+        int pages = last < 0 ? 0 : runStart[last] + runPages[last];
+        byte[] area = file.read(clusterOffset, Math.multiplyExact(pages, HTableFormat.BUCKET_SIZE));
+        for (int run = 0; run <= last; run++) {
+            int start = runStart[run] * HTableFormat.BUCKET_SIZE;
+            int crcAt = start + runPages[run] * HTableFormat.BUCKET_SIZE - ClusterPacker.RUN_TRAILER;
+            if (Checksums.unmask(Coding.getInt(area, crcAt)) != Checksums.crc32c(area, start, crcAt - start)) {
+                throw new CorruptionException(path, clusterOffset + start, "BloomCluster run " + run + " checksum mismatch");
+            }
+        }
+        return new ClusterFilters.Area(path, clusterOffset, clusterColumns, runFirst, runStart, runPages, area);
+    }
+
     /** This table's own per-bucket filters (to cluster them into newer tables of its container). */
     public TableFilters filters() throws IOException {
         byte[] b = file.read(filtersOffset, filtersLength);
         if (Checksums.unmask(filtersCrc) != Checksums.crc32c(b, 0, b.length)) {
             throw new CorruptionException(path, filtersOffset, "HTable filters checksum mismatch");
         }
-        byte[][] out = new byte[buckets][];
-        int[] pos = {0};
-        try {
-            for (int i = 0; i < buckets; i++) {
-                int len = Coding.getVarInt(b, pos, b.length);
-                out[i] = Arrays.copyOfRange(b, pos[0], pos[0] + len);
-                pos[0] += len;
-            }
-        } catch (IllegalStateException | IndexOutOfBoundsException e) {
-            throw new CorruptionException(path, filtersOffset, "malformed HTable filters: " + e.getMessage(), e);
-        }
-        return new TableFilters(number, out);
+        return ClusterFilters.own(number, buckets, b, path, filtersOffset);
     }
 
     /** The items physically stored in bucket {@code b} (garbage sampling). */

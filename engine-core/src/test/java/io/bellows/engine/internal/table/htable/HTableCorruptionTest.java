@@ -90,6 +90,12 @@ class HTableCorruptionTest {
             for (int b = 0; b < r.clusterColumns(); b++) {
                 r.clusterBox(b, false);
             }
+            TableFilters clustered = ClusterFilters.read(r).get(7L);
+            int columns = r.clusterColumns();
+            for (int c = 0; c < columns; c++) {
+                assertArrayEquals(filters.filters()[c / (columns / filters.filters().length)],
+                        clustered.filters()[c / (columns / clustered.filters().length)], "cluster column " + c);
+            }
         }
     }
 }
