@@ -279,6 +279,10 @@ final class BenchFlags {
                 "LSM_TRIE: 4 KiB buckets per HTable",
                 (v, s) -> engine("trie_table_buckets",
                         () -> v.trie.tableBuckets((int) longIn("trie_table_buckets", s, 1, 1 << 20))));
+        addScheme(m, CompactionStyle.LSM_TRIE, "trie_filter_cache", "BYTES", sizeText(trie.filterCacheSize()),
+                "LSM_TRIE: memory for BloomCluster pages (not scaled by --scale_factor, as the block cache)",
+                (v, s) -> engine("trie_filter_cache",
+                        () -> v.trie.filterCacheSize(bytesIn("trie_filter_cache", s))));
         add(m, "direct_io", "true|false", Boolean.toString(d.directIo()),
                 "direct I/O for table files where the file system supports it",
                 (v, s) -> v.engine.directIo(bool("direct_io", s)));

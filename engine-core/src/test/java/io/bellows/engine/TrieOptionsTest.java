@@ -20,7 +20,7 @@ class TrieOptionsTest {
         assertEquals(20, o.pileStop());
         assertEquals(2048, o.tableBuckets());
         assertEquals(16, o.bloomBitsPerKey());
-        assertEquals(32L << 20, o.filterCacheSize());
+        assertEquals(256L << 20, o.filterCacheSize());
         assertEquals(0.3, o.gcGarbageRatio());
         assertTrue(o.hashSeed().isEmpty());
         assertEquals(o, TrieOptions.builder().build());
@@ -102,7 +102,7 @@ class TrieOptionsTest {
         assertSame(t, o.compactionOptions());
         assertSame(t, o.toBuilder().build().compactionOptions());
         assertTrue(o.toString().contains(", trie{depth=4, piles=8/14/20, buckets=2048, bloomBits=16, filterCache="
-                + (32L << 20) + ", gcRatio=0.3}"), o.toString());
+                + (256L << 20) + ", gcRatio=0.3}"), o.toString());
         assertTrue(!EngineOptions.defaults().toString().contains("trie{"), "a LEVELED store prints no trie options");
     }
 }

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction;
 
 import io.bellows.engine.Compression;
 import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.TableFinisher;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.table.TableBuildBuffers;
 import io.bellows.engine.internal.table.TableBuilder;
@@ -44,6 +45,8 @@ public final class TableOutputs implements TableSink {
     private final TableAnnotator annotator;
     private final List<FileMeta> finished = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
+    /** The files handed to the engine's finisher to sync and close; null: synced here. */
+    private final TableFinisher.Batch finishing;
 
     private TableBuilder builder;
     /** One set of builder buffers for every table this sink writes (one builder at a time). */
@@ -64,6 +67,12 @@ public final class TableOutputs implements TableSink {
     /** As the constructor above, storing {@code annotator}'s metadata (null: none) with each table. */
     public TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
             LongAdder bytesWritten, Compaction.Splitter splitter, TableAnnotator annotator) {
+        this(dir, fs, versions, format, pendingOutputs, bytesWritten, splitter, annotator, null);
+    }
+
+    private TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
+            LongAdder bytesWritten, Compaction.Splitter splitter, TableAnnotator annotator, TableFinisher finisher) {
+        this.finishing = finisher == null ? null : finisher.batch();
         this.annotator = annotator;
         this.dir = dir;
         this.fs = fs;
@@ -82,7 +91,7 @@ public final class TableOutputs implements TableSink {
     /** An SSTable sink for {@code ctx}, cut by {@code splitter}, each table carrying {@code annotator}'s metadata. */
     public TableOutputs(TableWriteContext ctx, Compaction.Splitter splitter, TableAnnotator annotator) {
         this(ctx.dir(), ctx.fs(), ctx.versions(), ctx.format(), ctx.pendingOutputs(), ctx.bytesWritten(), splitter,
-                annotator);
+                annotator, ctx.finisher());
     }
 
     @Override
@@ -104,6 +113,9 @@ public final class TableOutputs implements TableSink {
             created.add(number);
             Path path = FileNames.table(dir, number);
             WritableFile file = fs.createTable(path);
+            if (finishing != null) {
+                file = finishing.track(file);
+            }
             builder = new TableBuilder(file, path, format.blockSize(), format.restartInterval(), format.bloomBitsPerKey(),
                     format.compression(), buffers);
             maxSeq = 0;
@@ -143,6 +155,9 @@ public final class TableOutputs implements TableSink {
         if (builder != null) {
             finishCurrent();
         }
+        if (finishing != null) {
+            finishing.await();
+        }
         if (!finished.isEmpty()) {
             fs.syncDirectory(dir);
         }
@@ -161,6 +176,10 @@ public final class TableOutputs implements TableSink {
         if (builder != null) {
             builder.abandon();
             builder = null;
+        }
+        if (finishing != null) {
+            // Deleted only once the finisher is done with them.
+            finishing.awaitQuietly();
         }
         for (long n : created) {
             try {

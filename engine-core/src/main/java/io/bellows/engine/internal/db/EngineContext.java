@@ -5,6 +5,7 @@ import io.bellows.engine.internal.compaction.CompactionScheme;
 import io.bellows.engine.internal.compaction.TableOutputs;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.FileSystem;
+import io.bellows.engine.internal.io.TableFinisher;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.memstore.MemStoreCounters;
 import io.bellows.engine.internal.metrics.EngineCounters;
@@ -34,6 +35,8 @@ final class EngineContext {
     final BudgetShare budget;
     /** Tables being written by flushes and compactions, not yet in a version: the sweep leaves them. */
     final Set<Long> pendingOutputs = ConcurrentHashMap.newKeySet();
+    /** Syncs and closes the table files flushes and compactions write (closed with the engine). */
+    final TableFinisher finisher = new TableFinisher();
     private final TableOutputs.Format tableFormat;
 
     EngineContext(Path dir, EngineOptions options, FileSystem fs, EngineCounters counters,
@@ -61,6 +64,6 @@ final class EngineContext {
      */
     TableWriteContext writeContext(LongAdder bytesWritten, int level) {
         TableOutputs.Format format = tableFormat.withCompression(options.compression(level, scheme.numLevels(options)));
-        return new TableWriteContext(dir, fs, versions, format, pendingOutputs, tables, bytesWritten);
+        return new TableWriteContext(dir, fs, versions, format, pendingOutputs, tables, bytesWritten, finisher);
     }
 }

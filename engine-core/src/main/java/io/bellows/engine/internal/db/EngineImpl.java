@@ -510,6 +510,7 @@ public final class EngineImpl implements Engine {
             state.lock.unlock();
         }
         threads.shutdownAndAwait();
+        ctx.finisher.close();
         try {
             endTrace();
         } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction.trie;
 
 import io.bellows.engine.internal.compaction.TableSink;
 import io.bellows.engine.internal.compaction.TableWriteContext;
+import io.bellows.engine.internal.io.TableFinisher;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
@@ -56,6 +57,8 @@ final class TrieSink implements TableSink {
     private int openCount;
     private final List<Placed> placed = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
+    /** The files handed to the engine's finisher to sync and close; null: synced here. */
+    private final TableFinisher.Batch finishing;
     private boolean released;
 
     /**
@@ -70,6 +73,7 @@ final class TrieSink implements TableSink {
         this.excluded = excluded;
         this.stampFloor = stampFloor;
         this.base = ctx.versions().acquireCurrent();
+        this.finishing = ctx.finisher() == null ? null : ctx.finisher().batch();
     }
 
     @Override
@@ -145,6 +149,9 @@ final class TrieSink implements TableSink {
     /** Finished tables with their placements; finishes open streams first. */
     List<Placed> finishPlaced() throws IOException {
         finishStreams();
+        if (finishing != null) {
+            finishing.await();
+        }
         if (!placed.isEmpty()) {
             ctx.fs().syncDirectory(ctx.dir());
         }
@@ -169,6 +176,10 @@ final class TrieSink implements TableSink {
     @Override
     public void abandon() {
         release();
+        if (finishing != null) {
+            // Deleted only once the finisher is done with them.
+            finishing.awaitQuietly();
+        }
         for (long n : created) {
             try {
                 ctx.fs().delete(FileNames.table(ctx.dir(), n));
@@ -261,6 +272,9 @@ final class TrieSink implements TableSink {
             created.add(number);
             Path path = FileNames.table(ctx.dir(), number);
             WritableFile file = ctx.fs().createTable(path);
+            if (finishing != null) {
+                file = finishing.track(file);
+            }
             HTableProperties p;
             try {
                 p = writer.write(file, number, older);

@@ -175,7 +175,7 @@ class ClTableSinkViewTest {
             VersionSet versions = new VersionSet(DIR, fs, 4, scheme, () -> {});
             versions.create("TRIAD");
             TableWriteContext ctx = new TableWriteContext(DIR, fs, versions, new TableOutputs.Format(4096, 16, 10),
-                    new HashSet<>(), null, new LongAdder());
+                    new HashSet<>(), null, new LongAdder(), null);
             sink = scheme.flushOutputs(ctx, new long[] {LOG});
         }
     }

@@ -209,7 +209,7 @@ class HashMergeViewTest {
             versions = new VersionSet(DIR, fs, 3, scheme, () -> {});
             versions.create("LSM_TRIE");
             ctx = new TableWriteContext(DIR, fs, versions, new TableOutputs.Format(4096, 16, 10), new HashSet<>(), this,
-                    new LongAdder());
+                    new LongAdder(), null);
             for (List<Entry> input : inputs) {
                 HTableWriter w = new HTableWriter(scheme.hash(), scheme.buckets(), scheme.bloomBitsPerKey());
                 for (Entry e : input) {

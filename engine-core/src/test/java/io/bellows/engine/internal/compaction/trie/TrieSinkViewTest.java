@@ -155,7 +155,7 @@ class TrieSinkViewTest {
             VersionSet versions = new VersionSet(DIR, fs, 3, scheme, () -> {});
             versions.create("LSM_TRIE");
             TableWriteContext ctx = new TableWriteContext(DIR, fs, versions, new TableOutputs.Format(4096, 16, 10),
-                    new HashSet<>(), null, new LongAdder());
+                    new HashSet<>(), null, new LongAdder(), null);
             sink = scheme.flushOutputs(ctx);
         }
     }

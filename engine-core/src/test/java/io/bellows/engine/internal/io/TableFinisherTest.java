@@ -1,0 +1,157 @@
+package io.bellows.engine.internal.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class TableFinisherTest {
+    /** The calling thread's name without a pool's "-N" suffix. */
+    private static String thread() {
+        return Thread.currentThread().getName().replaceFirst("-\\d+$", "");
+    }
+
+    /** Records each call with the thread it ran on; a sync can be held until released, or fail. */
+    private static final class Recording implements WritableFile {
+        final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch release = new CountDownLatch(1);
+        IOException syncFailure;
+        long size;
+
+        @Override
+        public void append(byte[] b, int off, int len) {
+            calls.add("append@" + thread());
+            size += len;
+        }
+
+        @Override
+        public void flush() {
+            calls.add("flush@" + thread());
+        }
+
+        @Override
+        public void sync() throws IOException {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+            calls.add("sync@" + thread());
+            if (syncFailure != null) {
+                throw syncFailure;
+            }
+        }
+
+        @Override
+        public long size() {
+            return size;
+        }
+
+        @Override
+        public void close() {
+            calls.add("close@" + thread());
+        }
+    }
+
+    @Test
+    void syncAndCloseRunInOrderOnTheFinishersThreadAndAwaitWaitsForThem() throws Exception {
+        try (TableFinisher finisher = new TableFinisher()) {
+            TableFinisher.Batch batch = finisher.batch();
+            Recording a = new Recording();
+            Recording b = new Recording();
+            WritableFile fa = batch.track(a);
+            WritableFile fb = batch.track(b);
+            fa.append(new byte[10]);
+            fa.sync();
+            fa.close();
+            // The caller goes on while a's sync is held.
+            fb.append(new byte[3]);
+            fb.flush();
+            fb.sync();
+            fb.close();
+            assertEquals(10, fa.size());
+            String me = thread();
+            assertEquals(List.of("append@" + me), a.calls, "a's sync has not run yet");
+            assertThrows(IOException.class, () -> fa.append(new byte[1]), "nothing is appended after the handover");
+            a.release.countDown();
+            b.release.countDown();
+            batch.await();
+            assertEquals(List.of("append@" + me, "sync@bellows-table-sync", "close@bellows-table-sync"), a.calls);
+            assertEquals(List.of("append@" + me, "flush@" + me, "sync@bellows-table-sync", "close@bellows-table-sync"),
+                    b.calls);
+        }
+    }
+
+    @Test
+    void aFailedSyncIsThrownByAwaitAsItWasAndTheFileIsStillClosed() throws Exception {
+        try (TableFinisher finisher = new TableFinisher()) {
+            TableFinisher.Batch batch = finisher.batch();
+            Recording ok = new Recording();
+            Recording full = new Recording();
+            full.syncFailure = new FileSystemException("/db/000009.sst", null, "No space left on device");
+            for (Recording r : List.of(ok, full)) {
+                r.release.countDown();
+                WritableFile f = batch.track(r);
+                f.append(new byte[1]);
+                f.sync();
+                f.close();
+            }
+            IOException thrown = assertThrows(IOException.class, batch::await);
+            assertSame(full.syncFailure, thrown, "the file's own exception, so a full disk reads as one");
+            assertTrue(full.calls.contains("close@bellows-table-sync"), "closed after the failed sync");
+            batch.awaitQuietly();
+        }
+    }
+
+    /** A sink whose files the disk has not caught up with waits before it starts one more than the bound. */
+    @Test
+    void trackingWaitsForTheOldestFileBeyondTheBound() throws Exception {
+        try (TableFinisher finisher = new TableFinisher()) {
+            TableFinisher.Batch batch = finisher.batch();
+            List<Recording> held = new ArrayList<>();
+            for (int i = 0; i < TableFinisher.MAX_IN_FLIGHT; i++) {
+                Recording r = new Recording();
+                held.add(r);
+                WritableFile f = batch.track(r);
+                f.sync();
+                f.close();
+            }
+            Thread releaser = new Thread(() -> {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                held.forEach(r -> r.release.countDown());
+            });
+            releaser.start();
+            batch.track(new Recording()).close();
+            assertTrue(held.get(0).calls.contains("close@bellows-table-sync"), "the oldest file was finished first");
+            releaser.join();
+            batch.await();
+        }
+    }
+
+    @Test
+    void afterCloseTheCallerFinishesItsOwnFiles() throws Exception {
+        TableFinisher finisher = new TableFinisher();
+        finisher.close();
+        TableFinisher.Batch batch = finisher.batch();
+        Recording r = new Recording();
+        r.release.countDown();
+        WritableFile f = batch.track(r);
+        f.sync();
+        f.close();
+        batch.await();
+        String me = thread();
+        assertEquals(List.of("sync@" + me, "close@" + me), r.calls);
+    }
+}
