@@ -17,7 +17,10 @@ MIB = 1024.0 * 1024.0
 
 
 def parse(path, num):
-    text = open(path, encoding="utf-8").read()
+    try:
+        text = open(path, encoding="utf-8").read()
+    except FileNotFoundError:
+        return "absent"
     row = lambda w: re.search(r"^" + w + r"\s+(\d+)\s+([\d.]+)\s+([\d.]+)", text, re.M)
     fill, read = row("fillrandom"), row("readrandom")
     eng = re.findall(r"engine: write-amp (\S+), .*?tables/get (\S+), stalls (\d+) \((\d+) ms\), flushes \d+ \(([\d.]+) MiB\),"
@@ -55,17 +58,22 @@ def main():
     for spec in args[1:]:
         factor, d = spec.split("=", 1)
         res = {name: parse(d + "/" + log, num) for name, log in ENGINES}
+        # An engine left out of a run (no log) gets no column.
+        engines = [(n, log) for n, log in ENGINES if res[n] != "absent"]
         base = res["LEVELED"]
-        failed = [n for n, _ in ENGINES if res[n] is None]
+        failed = [n for n, _ in engines if res[n] is None]
         for n in failed:
             del res[n]
+        for n, _ in ENGINES:
+            if res.get(n) == "absent":
+                del res[n]
         print(f"\n## factor {factor}, {num} entries ({d})")
-        print("| | " + " | ".join(n for n, _ in ENGINES) + " |")
-        print("| --- " * (len(ENGINES) + 1) + "|")
+        print("| | " + " | ".join(n for n, _ in engines) + " |")
+        print("| --- " * (len(engines) + 1) + "|")
 
         def line(label, fmt, key, ratio=None):
             cells = []
-            for n, _ in ENGINES:
+            for n, _ in engines:
                 if n in failed:
                     cells.append("failed")
                     continue
