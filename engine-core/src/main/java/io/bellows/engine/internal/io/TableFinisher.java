@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Finishes table files on a thread of its own: the last write, the fsync and the close that a finished
+ * Finishes table files on threads of its own: the last write, the fsync and the close that a finished
  * table still owes the disk. A flush or compaction thread otherwise waits on them between one table and
  * the next; handed over, they overlap with building the next table. At scale factor 64 they took a
  * quarter of LSM_TRIE's compaction thread (a 128 KiB HTable is written whole at its sync) and a sixth of
@@ -55,7 +55,7 @@ public final class TableFinisher implements AutoCloseable {
         return new Batch();
     }
 
-    /** Lets handed-over work finish, then stops the thread. */
+    /** Lets handed-over work finish, then stops the threads. */
     @Override
     public void close() {
         executor.shutdown();
@@ -200,30 +200,29 @@ public final class TableFinisher implements AutoCloseable {
             });
         }
 
-        /** Waits until what was handed over has run; its failure, if any, is for {@link #await}. */
-        void waitDone() throws IOException {
-            if (last != null) {
-                try {
-                    last.get();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted waiting for a table file's sync");
-                } catch (ExecutionException e) {
-                    // reported by await
-                }
+        /**
+         * Waits until what was handed over has run; returns what escaped a task (an Error: the tasks keep
+         * I/O and runtime failures in {@link #failure}), else null.
+         */
+        Throwable waitDone() throws IOException {
+            if (last == null) {
+                return null;
+            }
+            try {
+                last.get();
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted waiting for a table file's sync");
+            } catch (ExecutionException e) {
+                return e.getCause();
             }
         }
 
         void await() throws IOException {
-            if (last != null) {
-                try {
-                    last.get();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted waiting for a table file's sync");
-                } catch (ExecutionException e) {
-                    throw new IOException("table file sync failed", e.getCause());
-                }
+            Throwable escaped = waitDone();
+            if (escaped != null) {
+                throw new IOException("table file sync failed", escaped);
             }
             Throwable f = failure;
             // The file's own exception, so that callers see the same failure (a full disk, say) as before.
