@@ -87,7 +87,7 @@ public final class TableFinisher implements AutoCloseable {
     public final class Batch {
         private final List<HandedFile> files = new ArrayList<>();
 
-        /** {@code file}, whose sync and close will run on the finisher's thread. */
+        /** {@code file}, whose sync and close will run on the finisher's threads. */
         public WritableFile track(WritableFile file) throws IOException {
             if (files.size() >= MAX_IN_FLIGHT) {
                 try {
@@ -106,22 +106,28 @@ public final class TableFinisher implements AutoCloseable {
             return h;
         }
 
-        /** Waits until every tracked file has run what was handed over; throws the first failure. */
+        /**
+         * Waits until every tracked file has run what was handed over, all of them even after a failure;
+         * throws the first failure.
+         */
         public void await() throws IOException {
-            IOException first = null;
+            Exception first = null;
             for (HandedFile f : files) {
                 try {
                     f.await();
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
                     if (first == null) {
                         first = e;
-                    } else {
+                    } else if (first != e) {
                         first.addSuppressed(e);
                     }
                 }
             }
+            if (first instanceof IOException io) {
+                throw io;
+            }
             if (first != null) {
-                throw first;
+                throw (RuntimeException) first;
             }
         }
 
@@ -129,7 +135,7 @@ public final class TableFinisher implements AutoCloseable {
         public void awaitQuietly() {
             try {
                 await();
-            } catch (IOException ignored) {
+            } catch (IOException | RuntimeException ignored) {
                 // the files are being thrown away
             }
         }
@@ -141,7 +147,7 @@ public final class TableFinisher implements AutoCloseable {
 
     /**
      * A table file whose appends and flushes run in the caller's thread, and whose sync and close, once
-     * called, run in order on the finisher's thread; nothing may be appended after them.
+     * called, run in order on the finisher's threads; nothing may be appended after them.
      */
     private final class HandedFile implements WritableFile {
         private final WritableFile file;

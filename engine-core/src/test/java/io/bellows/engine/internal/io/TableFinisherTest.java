@@ -24,6 +24,7 @@ class TableFinisherTest {
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch release = new CountDownLatch(1);
         IOException syncFailure;
+        RuntimeException syncBug;
         long size;
 
         @Override
@@ -47,6 +48,9 @@ class TableFinisherTest {
             calls.add("sync@" + thread());
             if (syncFailure != null) {
                 throw syncFailure;
+            }
+            if (syncBug != null) {
+                throw syncBug;
             }
         }
 
@@ -107,6 +111,36 @@ class TableFinisherTest {
             IOException thrown = assertThrows(IOException.class, batch::await);
             assertSame(full.syncFailure, thrown, "the file's own exception, so a full disk reads as one");
             assertTrue(full.calls.contains("close@bellows-table-sync"), "closed after the failed sync");
+            batch.awaitQuietly();
+        }
+    }
+
+    /** A runtime failure of one file is thrown too, and only once every other file has finished. */
+    @Test
+    void aRuntimeFailureIsThrownAfterEveryFileFinished() throws Exception {
+        try (TableFinisher finisher = new TableFinisher()) {
+            TableFinisher.Batch batch = finisher.batch();
+            Recording bug = new Recording();
+            bug.syncBug = new IllegalStateException("bug");
+            bug.release.countDown();
+            Recording slow = new Recording();
+            for (Recording r : List.of(bug, slow)) {
+                WritableFile f = batch.track(r);
+                f.sync();
+                f.close();
+            }
+            Thread releaser = new Thread(() -> {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                slow.release.countDown();
+            });
+            releaser.start();
+            assertSame(bug.syncBug, assertThrows(IllegalStateException.class, batch::await));
+            assertTrue(slow.calls.contains("close@bellows-table-sync"), "the other file finished first");
+            releaser.join();
             batch.awaitQuietly();
         }
     }
