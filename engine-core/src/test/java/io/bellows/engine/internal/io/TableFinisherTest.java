@@ -103,10 +103,7 @@ class TableFinisherTest {
             full.syncFailure = new FileSystemException("/db/000009.sst", null, "No space left on device");
             for (Recording r : List.of(ok, full)) {
                 r.release.countDown();
-                WritableFile f = batch.track(r);
-                f.append(new byte[1]);
-                f.sync();
-                f.close();
+                handOver(batch, r);
             }
             IOException thrown = assertThrows(IOException.class, batch::await);
             assertSame(full.syncFailure, thrown, "the file's own exception, so a full disk reads as one");
@@ -125,19 +122,9 @@ class TableFinisherTest {
             bug.release.countDown();
             Recording slow = new Recording();
             for (Recording r : List.of(bug, slow)) {
-                WritableFile f = batch.track(r);
-                f.sync();
-                f.close();
+                handOver(batch, r);
             }
-            Thread releaser = new Thread(() -> {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                slow.release.countDown();
-            });
-            releaser.start();
+            Thread releaser = releaseLater(List.of(slow));
             assertSame(bug.syncBug, assertThrows(IllegalStateException.class, batch::await));
             assertTrue(slow.calls.contains("close@bellows-table-sync"), "the other file finished first");
             releaser.join();
@@ -154,19 +141,9 @@ class TableFinisherTest {
             for (int i = 0; i < TableFinisher.MAX_IN_FLIGHT; i++) {
                 Recording r = new Recording();
                 held.add(r);
-                WritableFile f = batch.track(r);
-                f.sync();
-                f.close();
+                handOver(batch, r);
             }
-            Thread releaser = new Thread(() -> {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                held.forEach(r -> r.release.countDown());
-            });
-            releaser.start();
+            Thread releaser = releaseLater(held);
             batch.track(new Recording()).close();
             assertTrue(held.get(0).calls.contains("close@bellows-table-sync"), "the oldest file was finished first");
             releaser.join();
@@ -187,5 +164,26 @@ class TableFinisherTest {
         batch.await();
         String me = thread();
         assertEquals(List.of("sync@" + me, "close@" + me), r.calls);
+    }
+
+    /** Tracks {@code r} in {@code batch} and hands its sync and close over, as a table builder does. */
+    private static void handOver(TableFinisher.Batch batch, Recording r) throws IOException {
+        WritableFile f = batch.track(r);
+        f.sync();
+        f.close();
+    }
+
+    /** A started thread that lets the syncs of {@code files} go after 100 ms, while the test waits. */
+    private static Thread releaseLater(List<Recording> files) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            files.forEach(r -> r.release.countDown());
+        });
+        t.start();
+        return t;
     }
 }
