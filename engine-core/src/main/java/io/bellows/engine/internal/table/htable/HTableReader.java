@@ -429,10 +429,7 @@ public final class HTableReader implements OpenTable {
         if (page == null) {
             page = file.read(at, runPages[run] * HTableFormat.BUCKET_SIZE);
             counters.filterBlockReads.increment();
-            int crcAt = page.length - ClusterPacker.RUN_TRAILER;
-            if (Checksums.unmask(Coding.getInt(page, crcAt)) != Checksums.crc32c(page, 0, crcAt)) {
-                throw new CorruptionException(path, at, "BloomCluster run " + run + " checksum mismatch");
-            }
+            checkRun(page, at, 0, run);
             if (fillCache) {
                 filterCache.put(number, run, page);
             }
@@ -456,17 +453,21 @@ public final class HTableReader implements OpenTable {
 
     /** Every run of this table's BloomCluster in one read, each run's CRC verified (for {@link ClusterFilters}). */
     ClusterFilters.Area readCluster() throws IOException {
-        int last = runFirst.length - 1;
-        int pages = last < 0 ? 0 : runStart[last] + runPages[last];
+        int pages = runFirst.length == 0 ? 0 : runStart[runFirst.length - 1] + runPages[runFirst.length - 1];
         byte[] area = file.read(clusterOffset, Math.multiplyExact(pages, HTableFormat.BUCKET_SIZE));
-        for (int run = 0; run <= last; run++) {
-            int start = runStart[run] * HTableFormat.BUCKET_SIZE;
-            int crcAt = start + runPages[run] * HTableFormat.BUCKET_SIZE - ClusterPacker.RUN_TRAILER;
-            if (Checksums.unmask(Coding.getInt(area, crcAt)) != Checksums.crc32c(area, start, crcAt - start)) {
-                throw new CorruptionException(path, clusterOffset + start, "BloomCluster run " + run + " checksum mismatch");
-            }
+        for (int run = 0; run < runFirst.length; run++) {
+            checkRun(area, clusterOffset, runStart[run], run);
         }
         return new ClusterFilters.Area(path, clusterOffset, clusterColumns, runFirst, runStart, runPages, area);
+    }
+
+    /** Checks the CRC of BloomCluster run {@code run}, at page {@code page} of {@code b} (read from {@code at}). */
+    private void checkRun(byte[] b, long at, int page, int run) {
+        int start = page * HTableFormat.BUCKET_SIZE;
+        int crcAt = start + runPages[run] * HTableFormat.BUCKET_SIZE - ClusterPacker.RUN_TRAILER;
+        if (Checksums.unmask(Coding.getInt(b, crcAt)) != Checksums.crc32c(b, start, crcAt - start)) {
+            throw new CorruptionException(path, at + start, "BloomCluster run " + run + " checksum mismatch");
+        }
     }
 
     /** This table's own per-bucket filters (to cluster them into newer tables of its container). */
