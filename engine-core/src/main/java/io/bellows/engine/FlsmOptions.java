@@ -168,8 +168,9 @@ public final class FlsmOptions implements CompactionOptions {
          * the guard at that level and the shallower ones, its range joining the preceding guard's (nothing
          * is rewritten). Retired guards come back a level up once the guard holding them there holds twice
          * this for each guard it would then be divided into. It bounds tables by data when guards are
-         * denser than the data (a guard in a few keys would otherwise cost a table per guard and level);
-         * 0 (never retire) to 1 TiB, default 256 KiB.
+         * denser than the data (a guard in a few keys would otherwise cost a table per guard and level).
+         * Tables under this size (or under half the target file size, if that is less) count toward their
+         * guard's merge even when they do not overlap. 0 (never retire) to 1 TiB, default 256 KiB.
          */
         public Builder guardMinBytes(long bytes) {
             guardMinBytes = OptionChecks.range("FlsmOptions.guardMinBytes", bytes, 0, 1L << 40);

@@ -64,6 +64,14 @@ public final class FlsmScheme implements CompactionScheme {
     private final int maxTables;
     private final long guardMaxBytes;
     private final long guardMinBytes;
+    /**
+     * Tables under this size count toward a guard's merge even when they do not overlap (the small
+     * tables of retired guards): guardMinBytes, but at most half the target file size. A merge cuts its
+     * output at the target size, so its tables are then not small again; with a target under
+     * guardMinBytes every output counted as small, and a last-level guard of four or more tables was
+     * merged in place, into as many tables, for ever.
+     */
+    private final long smallTableBytes;
     private final long targetFileSize;
     private final boolean parallelSeeks;
     private final GuardHash hash;
@@ -84,6 +92,7 @@ public final class FlsmScheme implements CompactionScheme {
         guardMaxBytes = f.guardMaxBytes();
         guardMinBytes = f.guardMinBytes();
         targetFileSize = o.targetFileSize();
+        smallTableBytes = Math.min(guardMinBytes, targetFileSize / 2);
         parallelSeeks = f.parallelSeeks();
         hash = new GuardHash(f.topLevelBits(), f.bitDecrement(), numLevels);
         seeks = new SeekTracker(f.seekCompactionThreshold());
@@ -249,7 +258,7 @@ public final class FlsmScheme implements CompactionScheme {
                 && idx.levels[last].totalBytes > HORIZONTAL_RATIO * gl.totalBytes);
         int small = 0;
         for (FileMeta f : tables) {
-            small += f.fileSize < guardMinBytes ? 1 : 0;
+            small += f.fileSize < smallTableBytes ? 1 : 0;
         }
         // Merging in place gains nothing unless tables overlap or small ones can be joined.
         if (inPlace && gl.depth[g] < 2 && small < 2) {
@@ -384,6 +393,6 @@ public final class FlsmScheme implements CompactionScheme {
 
     @Override
     public synchronized Object index(Version v) {
-        return GuardIndex.build(v, guards, maxTables, guardMaxBytes, guardMinBytes);
+        return GuardIndex.build(v, guards, maxTables, guardMaxBytes, smallTableBytes);
     }
 }

@@ -47,12 +47,12 @@ final class GuardIndex {
     /**
      * @param maxTables depth at which a guard is due
      * @param guardMaxBytes byte cap of a level-1 guard, doubled per level; the last level has none
-     * @param guardMinBytes tables under this size count toward a guard's merge even when they do not overlap:
-     *     a guard that took over the range of retired guards (EditPlanner) holds their small tables side by
-     *     side, which only a merge consolidates
+     * @param smallTableBytes tables under this size count toward a guard's merge even when they do not
+     *     overlap: a guard that took over the range of retired guards (EditPlanner) holds their small
+     *     tables side by side, which only a merge consolidates
      * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
      */
-    static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes, long guardMinBytes) {
+    static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes, long smallTableBytes) {
         int numLevels = v.numLevels();
         int last = numLevels - 1;
         GuardLevel[] levels = new GuardLevel[numLevels];
@@ -68,7 +68,7 @@ final class GuardIndex {
                 }
                 int small = 0;
                 for (FileMeta f : gl.tables[g]) {
-                    small += f.fileSize < guardMinBytes ? 1 : 0;
+                    small += f.fileSize < smallTableBytes ? 1 : 0;
                 }
                 double byDepth = (double) Math.max(gl.depth[g], small) / trigger;
                 double byBytes = level == last ? 0 : (double) gl.bytes[g] / cap;
