@@ -7,6 +7,7 @@ import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.table.TableBuildBuffers;
 import io.bellows.engine.internal.table.TableBuilder;
 import io.bellows.engine.internal.table.TableProperties;
+import io.bellows.engine.internal.table.TableReader;
 import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
@@ -44,6 +45,9 @@ public final class TableOutputs implements TableSink {
     private final Compaction.Splitter splitter;
     private final TableAnnotator annotator;
     private final List<FileMeta> finished = new ArrayList<>();
+    /** Where each finished table's reader goes once its file is synced (null: nowhere), and its parts. */
+    private final TableSource tables;
+    private final List<TableReader.Written> written = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
     /** The files handed to the engine's finisher to sync and close; null: synced here. */
     private final TableFinisher.Batch finishing;
@@ -67,12 +71,14 @@ public final class TableOutputs implements TableSink {
     /** As the constructor above, storing {@code annotator}'s metadata (null: none) with each table. */
     public TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
             LongAdder bytesWritten, Compaction.Splitter splitter, TableAnnotator annotator) {
-        this(dir, fs, versions, format, pendingOutputs, bytesWritten, splitter, annotator, null);
+        this(dir, fs, versions, format, pendingOutputs, bytesWritten, splitter, annotator, null, null);
     }
 
     private TableOutputs(Path dir, FileSystem fs, VersionSet versions, Format format, Set<Long> pendingOutputs,
-            LongAdder bytesWritten, Compaction.Splitter splitter, TableAnnotator annotator, TableFinisher finisher) {
+            LongAdder bytesWritten, Compaction.Splitter splitter, TableAnnotator annotator, TableFinisher finisher,
+            TableSource tables) {
         this.finishing = finisher == null ? null : finisher.batch();
+        this.tables = tables;
         this.annotator = annotator;
         this.dir = dir;
         this.fs = fs;
@@ -91,7 +97,7 @@ public final class TableOutputs implements TableSink {
     /** An SSTable sink for {@code ctx}, cut by {@code splitter}, each table carrying {@code annotator}'s metadata. */
     public TableOutputs(TableWriteContext ctx, Compaction.Splitter splitter, TableAnnotator annotator) {
         this(ctx.dir(), ctx.fs(), ctx.versions(), ctx.format(), ctx.pendingOutputs(), ctx.bytesWritten(), splitter,
-                annotator, ctx.finisher());
+                annotator, ctx.finisher(), ctx.tables());
     }
 
     @Override
@@ -136,6 +142,9 @@ public final class TableOutputs implements TableSink {
 
     private void finishCurrent() throws IOException {
         TableProperties p = builder.finish(annotator == null ? null : annotator.finish(number));
+        if (tables != null) {
+            written.add(builder.written());
+        }
         builder = null;
         bytesWritten.add(p.fileSize());
         finished.add(new FileMeta(number, p.fileSize(), p.smallestKey(), p.smallestSeq(), p.largestKey(),
@@ -161,6 +170,10 @@ public final class TableOutputs implements TableSink {
         if (!finished.isEmpty()) {
             fs.syncDirectory(dir);
         }
+        for (int i = 0; i < written.size(); i++) {
+            tables.adopt(finished.get(i).number, written.get(i));
+        }
+        written.clear();
         return finished;
     }
 
@@ -182,6 +195,9 @@ public final class TableOutputs implements TableSink {
             finishing.awaitQuietly();
         }
         for (long n : created) {
+            if (tables != null) {
+                tables.discard(n);
+            }
             try {
                 fs.delete(FileNames.table(dir, n));
             } catch (IOException ignored) {

@@ -7,6 +7,7 @@ import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.OpenTable;
+import io.bellows.engine.internal.table.TableReader;
 import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
@@ -91,6 +92,30 @@ final class TableCache implements TableSource, AutoCloseable {
     @Override
     public boolean get(FileMeta file, byte[] key, long seq, boolean fillCache, Lookup out) throws IOException {
         return open(file).get(key, seq, fillCache, out);
+    }
+
+    /**
+     * Keeps the reader of a table just written. Opening its file can fail like any open; the table is
+     * then opened on its first read instead, which reports the failure where it matters.
+     */
+    @Override
+    public void adopt(long number, TableReader.Written written) {
+        Path path = FileNames.table(dir, number);
+        ReadableFile file;
+        try {
+            file = fs.openTable(path);
+        } catch (IOException e) {
+            return;
+        }
+        OpenTable r = formats.openWritten(written, file, path, number);
+        if (readers.putIfAbsent(number, r) != null) {
+            r.close();
+        }
+    }
+
+    @Override
+    public void discard(long number) {
+        evict(number);
     }
 
     /** Closes the reader of a deleted table. */

@@ -34,6 +34,11 @@ public final class TableBuildBuffers {
         return index;
     }
 
+    /** The filter array as the last builder left it (its filter, until the next one asks for {@link #zeroed}). */
+    byte[] filter() {
+        return filter;
+    }
+
     /** An array whose first {@code length} bytes are zero, at least that long. */
     byte[] zeroed(int length) {
         if (filter.length < length) {

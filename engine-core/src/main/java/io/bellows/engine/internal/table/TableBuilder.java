@@ -66,6 +66,11 @@ public final class TableBuilder {
     private int pendingSize;
     private boolean closed;
     private final BlockCodec codec;
+    /** Where finish put the meta blocks, and the properties it returned; null until then. */
+    private BlockHandle filterHandle;
+    private BlockHandle indexHandle;
+    private long propertiesOffset;
+    private TableProperties finished;
 
     /**
      * @param file a new, empty file; the builder owns it and closes it
@@ -231,10 +236,13 @@ public final class TableBuilder {
             }
             addIndexEntry(null, 0, -1);
             BlockHandle filter = keyHashes == null ? null : writeFilter();
+            filterHandle = filter;
             BlockHandle properties = writeRaw(PropertiesBlock.encode(entries, deletions, smallestKey, smallestTrailer,
                     Arrays.copyOf(lastKey, lastKeyLength), lastTrailer, rawKeyBytes, rawValueBytes, schemeMetadata));
             int indexLength = indexBlock.finish();
             BlockHandle index = new BlockHandle(writeBlock(indexBlock.buffer(), indexLength), indexLength);
+            propertiesOffset = properties.offset();
+            indexHandle = index;
             file.append(new Footer(filter, properties, index, TableFormat.VERSION).encode());
             offset += TableFormat.FOOTER_LENGTH;
             file.sync();
@@ -244,9 +252,32 @@ public final class TableBuilder {
             abandon();
             throw e;
         }
-        return new TableProperties(offset, entries, deletions, smallestKey, InternalKeys.sequence(smallestTrailer),
-                Arrays.copyOf(lastKey, lastKeyLength), InternalKeys.sequence(lastTrailer), rawKeyBytes, rawValueBytes,
-                schemeMetadata);
+        finished = new TableProperties(offset, entries, deletions, smallestKey,
+                InternalKeys.sequence(smallestTrailer), Arrays.copyOf(lastKey, lastKeyLength),
+                InternalKeys.sequence(lastTrailer), rawKeyBytes, rawValueBytes, schemeMetadata);
+        return finished;
+    }
+
+    /**
+     * What a reader of the finished table keeps in memory (index, filter, properties), copied out of
+     * the buffers: call after {@link #finish} and before the buffers pass to the next builder. Copies
+     * are taken only here, so a job whose tables nobody opens early allocates nothing for them.
+     */
+    public TableReader.Written written() {
+        if (finished == null) {
+            throw new IllegalStateException("table builder for " + path + " is not finished");
+        }
+        int indexLength = indexHandle.size();
+        Block index = new Block(Arrays.copyOf(indexBlock.buffer(), indexLength), indexLength, path,
+                indexHandle.offset());
+        BloomFilter filter = null;
+        long dataEnd = propertiesOffset;
+        if (filterHandle != null) {
+            int length = filterHandle.size();
+            filter = BloomFilter.decode(Arrays.copyOf(buffers.filter(), length), 0, length);
+            dataEnd = filterHandle.offset();
+        }
+        return new TableReader.Written(index, filter, finished, dataEnd);
     }
 
     /** Closes the file without finishing the table, ignoring errors. Idempotent. */

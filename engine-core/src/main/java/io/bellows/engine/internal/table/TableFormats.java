@@ -25,12 +25,14 @@ public final class TableFormats {
     }
 
     private final BlockCache blockCache;
+    private final EngineCounters counters;
     private final FileSystem fs;
     private final Opener base;
     private final Map<Integer, Opener> openers = new ConcurrentHashMap<>();
 
     public TableFormats(BlockCache blockCache, EngineCounters counters, FileSystem fs) {
         this.blockCache = blockCache;
+        this.counters = counters;
         this.fs = fs;
         this.base = (file, path, number) -> TableReader.open(file, path, number, blockCache, counters);
         openers.put(FileHeader.KIND_SSTABLE, base);
@@ -61,6 +63,12 @@ public final class TableFormats {
     /** The registered openers by kind (SSTables' included). */
     public Map<Integer, Opener> registered() {
         return Map.copyOf(openers);
+    }
+
+    /** An SSTable reader over {@code file} from what its writer kept ({@link TableReader#open(TableReader.Written,
+     * ReadableFile, Path, long, BlockCache, EngineCounters)}); it owns {@code file}. */
+    public OpenTable openWritten(TableReader.Written written, ReadableFile file, Path path, long number) {
+        return TableReader.open(written, file, path, number, blockCache, counters);
     }
 
     /** Opens {@code file} with the opener its header's kind names. */

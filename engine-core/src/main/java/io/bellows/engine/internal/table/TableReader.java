@@ -107,6 +107,37 @@ public final class TableReader implements OpenTable {
         }
     }
 
+    /**
+     * What a reader keeps in memory of a table its writer has just finished: the writer still holds it,
+     * so the table can be opened without reading it back ({@link TableBuilder#written}).
+     */
+    public static final class Written {
+        private final Block index;
+        private final BloomFilter filter;
+        private final TableProperties properties;
+        private final long dataEnd;
+
+        Written(Block index, BloomFilter filter, TableProperties properties, long dataEnd) {
+            this.index = index;
+            this.filter = filter;
+            this.properties = properties;
+            this.dataEnd = dataEnd;
+        }
+    }
+
+    /**
+     * A reader of a table this build has just written, from its writer's {@link Written} parts instead
+     * of the file's index, filter and properties blocks. RocksDB likewise opens each table right after
+     * writing it; without this a table compaction never reads back (most of a last level) is opened by
+     * the first get that reaches it, three block reads on that get. The reader owns {@code file}.
+     */
+    public static TableReader open(Written written, ReadableFile file, Path path, long fileNumber, BlockCache cache,
+            EngineCounters counters) {
+        return new TableReader(file, path, fileNumber, Objects.requireNonNull(cache, "cache"),
+                Objects.requireNonNull(counters, "counters"), written.index, written.filter, written.properties,
+                written.dataEnd, TableFormat.VERSION);
+    }
+
     public TableProperties properties() {
         return properties;
     }

@@ -1,0 +1,69 @@
+package io.bellows.engine.internal.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.EngineOptions;
+import io.bellows.engine.EngineStats;
+import io.bellows.engine.TestSeeds;
+import io.bellows.engine.internal.io.CrashableFileSystem;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every SSTable a flush or compaction writes is open, from what its writer kept, before any read
+ * reaches it: a get of a table compaction never read back pays its data block only, not an open of
+ * three block reads (index, filter, properties) as well.
+ */
+class NewTableReadersTest {
+    private static final Path DIR = Path.of("/db");
+
+    @ParameterizedTest
+    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM"})
+    void newTablesAreOpenBeforeTheirFirstRead(CompactionStyle style) throws Exception {
+        long seed = TestSeeds.seed("NewTableReadersTest." + style);
+        Random rnd = new Random(seed);
+        EngineOptions o = EngineOptions.builder().compaction(style).memstoreSize(128 << 10).targetFileSize(64 << 10)
+                .blockCacheSize(0).build();
+        int keys = 20_000;
+        byte[][] values = new byte[keys][];
+        try (EngineImpl db = EngineImpl.open(DIR, o, new CrashableFileSystem())) {
+            for (int i = 0; i < keys; i++) {
+                int k = rnd.nextInt(keys);
+                values[k] = new byte[1 + rnd.nextInt(100)];
+                rnd.nextBytes(values[k]);
+                db.put(key(k), values[k]);
+            }
+            db.flush();
+            TrieEngineTest.waitForCompactions(db);
+            db.sweepObsoleteFiles();
+            long[] live = db.versions().liveTables().toArray();
+            assertTrue(live.length > 3, "tables: " + live.length);
+            for (long n : live) {
+                assertNotNull(db.tables().ifOpen(n), "table " + n + " is not open, seed=" + seed);
+            }
+            assertEquals(live.length, db.tables().openReaders(), "readers of dropped tables are closed");
+
+            EngineStats.Reads before = db.stats().reads();
+            int gets = 0;
+            for (int k = 0; k < keys; k++) {
+                if (values[k] != null) {
+                    assertArrayEquals(values[k], db.get(key(k)), "seed=" + seed);
+                    gets++;
+                }
+            }
+            long reads = db.stats().reads().blockReads() - before.blockReads();
+            // One data block per get, plus the tables a bloom false positive sends it to.
+            assertTrue(reads >= gets && reads <= gets * 1.05, reads + " block reads for " + gets + " gets, seed=" + seed);
+        }
+    }
+
+    private static byte[] key(int k) {
+        return String.format("user%012d", k).getBytes();
+    }
+}
