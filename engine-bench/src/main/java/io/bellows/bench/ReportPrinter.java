@@ -111,6 +111,12 @@ final class ReportPrinter {
                 own.background().stallNanos() / 1_000_000, own.background().flushes(),
                 own.io().flushBytesWritten() / MIB, own.background().compactions(),
                 own.io().compactionBytesWritten() / MIB, Figures.fixed(Figures.writeAmp(after.io()), 2));
+        EngineStats.StallCauses sc = own.background().stallCauses();
+        if (own.background().stalls() > 0 && !sc.equals(EngineStats.StallCauses.NONE)) {
+            out.printf(Locale.ROOT, "    stalled ms: delayed %d, stopped by compaction %d, waiting for a flush %d,"
+                    + " for memory %d%n", sc.delayNanos() / 1_000_000, sc.stopNanos() / 1_000_000,
+                    sc.flushNanos() / 1_000_000, sc.memoryNanos() / 1_000_000);
+        }
         out.println("    levels: " + levels(after));
         if (!after.scheme().isEmpty()) {
             out.println("    scheme: " + new TreeMap<>(after.scheme()));

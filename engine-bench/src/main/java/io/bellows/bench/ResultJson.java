@@ -171,6 +171,11 @@ final class ResultJson {
         m.put("bloom_negatives", s.reads().bloomNegatives());
         m.put("stalls", s.background().stalls());
         m.put("stall_nanos", s.background().stallNanos());
+        EngineStats.StallCauses sc = s.background().stallCauses();
+        m.put("stall_delay_nanos", sc.delayNanos());
+        m.put("stall_stop_nanos", sc.stopNanos());
+        m.put("stall_flush_nanos", sc.flushNanos());
+        m.put("stall_memory_nanos", sc.memoryNanos());
         m.put("flushes", s.background().flushes());
         m.put("compactions", s.background().compactions());
         m.put("background_errors", s.background().errors());
@@ -218,7 +223,9 @@ final class ResultJson {
                 new EngineStats.Reads(num(m, "gets"), num(m, "tables_probed"), num(m, "block_reads"),
                         num(m, "block_cache_hits"), num(m, "filter_block_reads"), num(m, "bloom_negatives")),
                 new EngineStats.Background(num(m, "flushes"), num(m, "compactions"), num(m, "background_errors"),
-                        num(m, "stalls"), num(m, "stall_nanos"), numOrZero(m, "pending_compaction_bytes")),
+                        num(m, "stalls"), num(m, "stall_nanos"), numOrZero(m, "pending_compaction_bytes"), 0,
+                        new EngineStats.StallCauses(numOrZero(m, "stall_delay_nanos"), numOrZero(m, "stall_stop_nanos"),
+                                numOrZero(m, "stall_flush_nanos"), numOrZero(m, "stall_memory_nanos"))),
                 BenchStats.memstore(num(m, "memstore_data_bytes"), num(m, "memstore_heap_bytes"),
                         num(m, "memstore_offheap_bytes"), num(m, "chunks_in_use"), num(m, "chunks_free"),
                         num(m, "chunk_pool_offheap_bytes")),

@@ -27,7 +27,8 @@ final class StatsDelta {
         EngineStats.Background gb = before.background();
         EngineStats.Background background = new EngineStats.Background(ga.flushes() - gb.flushes(),
                 ga.compactions() - gb.compactions(), ga.errors() - gb.errors(), ga.stalls() - gb.stalls(),
-                ga.stallNanos() - gb.stallNanos());
+                ga.stallNanos() - gb.stallNanos(), ga.pendingCompactionBytes(), ga.runningCompactions(),
+                ga.stallCauses().minus(gb.stallCauses()));
         EngineStats.MemStore ma = after.memstore();
         EngineStats.MemStore mb = before.memstore();
         EngineStats.MemStore memstore = new EngineStats.MemStore(ma.dataBytes(), ma.heapBytes(), ma.offHeapBytes(),

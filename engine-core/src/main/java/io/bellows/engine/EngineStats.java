@@ -155,9 +155,21 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
      *     scheme does not estimate it
      * @param runningCompactions compactions running now, automatic and manual (RocksDB's
      *     num-running-compactions)
+     * @param stallCauses {@code stallNanos} by what the writers waited for
      */
     public record Background(long flushes, long compactions, long errors, long stalls, long stallNanos,
-            long pendingCompactionBytes, int runningCompactions) {
+            long pendingCompactionBytes, int runningCompactions, StallCauses stallCauses) {
+        public Background {
+            Objects.requireNonNull(stallCauses, "stallCauses");
+        }
+
+        /** Without the stall time by cause (another engine measured by the bench). */
+        public Background(long flushes, long compactions, long errors, long stalls, long stallNanos,
+                long pendingCompactionBytes, int runningCompactions) {
+            this(flushes, compactions, errors, stalls, stallNanos, pendingCompactionBytes, runningCompactions,
+                    StallCauses.NONE);
+        }
+
         /** Without a count of running compactions (another engine measured by the bench). */
         public Background(long flushes, long compactions, long errors, long stalls, long stallNanos,
                 long pendingCompactionBytes) {
@@ -167,6 +179,26 @@ public record EngineStats(Io io, Reads reads, Background background, MemStore me
         /** Without an estimate of pending compaction bytes. */
         public Background(long flushes, long compactions, long errors, long stalls, long stallNanos) {
             this(flushes, compactions, errors, stalls, stallNanos, 0);
+        }
+    }
+
+    /**
+     * Time writers spent stalled, by cause (RocksDB's write-stall causes); the four add up to
+     * {@link Background#stallNanos}.
+     *
+     * @param delayNanos one-millisecond delays of a write group because the compaction backlog (L0 tables,
+     *     pending compaction bytes) passed its slowdown mark
+     * @param stopNanos writes stopped until the compaction backlog fell under its stop mark
+     * @param flushNanos writes waiting for the flush of the previous MemStore, the active one being full
+     * @param memoryNanos writes waiting for MemStore memory (a bounded, off-heap MemStore)
+     */
+    public record StallCauses(long delayNanos, long stopNanos, long flushNanos, long memoryNanos) {
+        public static final StallCauses NONE = new StallCauses(0, 0, 0, 0);
+
+        /** These times less {@code earlier}'s. */
+        public StallCauses minus(StallCauses earlier) {
+            return new StallCauses(delayNanos - earlier.delayNanos, stopNanos - earlier.stopNanos,
+                    flushNanos - earlier.flushNanos, memoryNanos - earlier.memoryNanos);
         }
     }
 

@@ -44,7 +44,11 @@ final class StatsReport {
         EngineStats.Background bg = s.background();
         b.append(String.format(Locale.ROOT, "Background: %d flushes, %d compactions, %d errors, pending compaction %.1f MB%n",
                 bg.flushes(), bg.compactions(), bg.errors(), mb(bg.pendingCompactionBytes())));
-        b.append(String.format(Locale.ROOT, "Stalls: %d writes, %d ms%n", bg.stalls(), bg.stallNanos() / 1_000_000));
+        EngineStats.StallCauses sc = bg.stallCauses();
+        b.append(String.format(Locale.ROOT, "Stalls: %d writes, %d ms (delayed %d ms, stopped by compaction %d ms,"
+                + " waiting for a flush %d ms, for memory %d ms)%n", bg.stalls(), bg.stallNanos() / 1_000_000,
+                sc.delayNanos() / 1_000_000, sc.stopNanos() / 1_000_000, sc.flushNanos() / 1_000_000,
+                sc.memoryNanos() / 1_000_000));
         EngineStats.MemStore m = s.memstore();
         b.append(String.format(Locale.ROOT, "MemStore: %d entries, %.1f MB data, %.1f MB heap, %.1f MB off-heap,"
                 + " %d pipeline segments; in-memory flushes %d, merges %d, compactions %d%n", m.entries(), mb(m.dataBytes()),

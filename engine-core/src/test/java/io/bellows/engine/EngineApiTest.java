@@ -306,6 +306,9 @@ class EngineApiTest {
             assertEquals(100, registry.get("bellows.gets").functionCounter().count());
             assertTrue(registry.get("bellows.bytes.written").tag("cause", "flush").functionCounter().count() > 0);
             assertTrue(registry.get("bellows.write.amplification").gauge().value() >= 1.0);
+            for (String cause : new String[] {"delay", "stop", "flush", "memory"}) {
+                assertTrue(registry.get("bellows.stall.cause.time").tag("cause", cause).functionCounter().count() >= 0);
+            }
             // Background compaction may change the levels between two readings: compare a pair that agrees.
             EngineStats now = db.stats();
             double levelBytes = -1;

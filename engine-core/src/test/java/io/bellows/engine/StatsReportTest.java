@@ -16,7 +16,8 @@ class StatsReportTest {
         EngineStats s = new EngineStats(
                 new EngineStats.Io(4_000_000, 4_100_000, 2_000_000, 3_000_000, 4_000_000, "direct", 20_000),
                 new EngineStats.Reads(100, 130, 20, 60, 0, 7),
-                new EngineStats.Background(3, 2, 0, 1, 5_000_000, 1_500_000),
+                new EngineStats.Background(3, 2, 0, 1, 5_000_000, 1_500_000, 0,
+                        new EngineStats.StallCauses(1_000_000, 3_000_000, 1_000_000, 0)),
                 new EngineStats.MemStore(1_000_000, 2_000_000, 0, new EngineStats.Segments(1_000_000, 2_000_000, 10),
                         new EngineStats.Segments(0, 0, 0), new EngineStats.Segments(0, 0, 0), 0, 0, 0, 0, 0, 0, 0, 0, 0,
                         0, 0, 0),
@@ -34,7 +35,8 @@ class StatsReportTest {
         assertTrue(r.contains("compaction read 3.0 MB written 4.0 MB, manifest 0.0 MB"), r);
         assertTrue(r.contains("Reads: 100 gets, 1.30 tables/get, block cache hit rate 75.0% (60 hits, 20 reads)"), r);
         assertTrue(r.contains("pending compaction 1.5 MB"), r);
-        assertTrue(r.contains("Stalls: 1 writes, 5 ms"), r);
+        assertTrue(r.contains("Stalls: 1 writes, 5 ms (delayed 1 ms, stopped by compaction 3 ms, waiting for a flush 1 ms,"
+                + " for memory 0 ms)"), r);
         assertTrue(r.contains("Scheme: l0.deferred=2 l0.overlap=0.250"), r);
         assertTrue(r.endsWith("Last sequence: 42\n"), r);
     }

@@ -44,6 +44,10 @@ final class EngineMetrics implements MeterBinder {
         plain(registry, "bellows.stalls", c.stalls, "write groups delayed or stopped by backpressure");
         FunctionCounter.builder("bellows.stall.time", c.stallNanos, a -> a.sum() / 1e9).tags(tags).baseUnit("seconds")
                 .description("time writers spent stalled").register(registry);
+        stallCause(registry, tags, "delay", c.stallDelayNanos);
+        stallCause(registry, tags, "stop", c.stallStopNanos);
+        stallCause(registry, tags, "flush", c.stallFlushNanos);
+        stallCause(registry, tags, "memory", c.stallMemoryNanos);
         plain(registry, "bellows.flushes", c.flushes, "MemStore flushes");
         plain(registry, "bellows.compactions", c.compactions, "compactions");
         plain(registry, "bellows.background.errors", c.backgroundErrors, "failed flushes and compactions (retried)");
@@ -106,6 +110,12 @@ final class EngineMetrics implements MeterBinder {
                     .tags(tags.and("figure", figure)).description("the compaction scheme's own figures (docs/tuning.md)")
                     .strongReference(true).register(registry);
         }
+    }
+
+    private static void stallCause(MeterRegistry registry, Tags tags, String cause, LongAdder nanos) {
+        FunctionCounter.builder("bellows.stall.cause.time", nanos, a -> a.sum() / 1e9).tags(tags.and("cause", cause))
+                .baseUnit("seconds").description("time writers spent stalled, by cause: delay, stop, flush, memory")
+                .register(registry);
     }
 
     private static double levelBytes(EngineImpl e, int level) {

@@ -10,6 +10,7 @@ import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Backpressure for the write group at the head of the queue: delays it once when the scheme reports
@@ -43,7 +44,7 @@ final class StallController {
     }
 
     /** What the group at the head of the queue must do next. */
-    private enum Step { DELAY, WAIT_FOR_BACKGROUND, WAIT_FOR_MEMORY, SWITCH, PROCEED }
+    private enum Step { DELAY, WAIT_FOR_COMPACTION, WAIT_FOR_FLUSH, WAIT_FOR_MEMORY, SWITCH, PROCEED }
 
     /**
      * REQUIRES: lock held, caller is the leader. Returns once a group of {@code entries} cells in
@@ -63,22 +64,43 @@ final class StallController {
         boolean allowDelay = !force;
         long stallStart = 0;
         long memoryWaitStart = 0;
+        // The stall's time goes to the cause of each wait in turn, from its step to the next wait's (a
+        // switch between two waits counts with the first), so the causes add up to the stall.
+        LongAdder waitingFor = null;
+        long since = 0;
         try {
             while (true) {
                 if (state.closing) {
                     throw new EngineClosedException("engine is closed");
                 }
-                switch (next(force, allowDelay, bytes, entries)) {
+                Step step = next(force, allowDelay, bytes, entries);
+                if (waitingFor != null) {
+                    long now = System.nanoTime();
+                    waitingFor.add(now - since);
+                    since = now;
+                }
+                LongAdder cause = switch (step) {
+                    case WAIT_FOR_COMPACTION -> ctx.counters.stallStopNanos;
+                    case WAIT_FOR_FLUSH -> ctx.counters.stallFlushNanos;
+                    case WAIT_FOR_MEMORY -> ctx.counters.stallMemoryNanos;
+                    default -> null;
+                };
+                if (cause != null) {
+                    waitingFor = cause;
+                }
+                switch (step) {
                     case DELAY:
                         // Delay this group by 1 ms once instead of stopping later for seconds (LevelDB's rule).
                         allowDelay = false;
                         delayOnce();
                         break;
-                    case WAIT_FOR_BACKGROUND:
+                    case WAIT_FOR_COMPACTION:
+                    case WAIT_FOR_FLUSH:
                         giveUpIfClosing(atClose, "a flush or compaction");
                         flushes.checkCloseNotBlocked();
                         if (stallStart == 0) {
                             stallStart = System.nanoTime();
+                            since = stallStart;
                             ctx.counters.stalls.increment();
                             ctx.events.stallBegin();
                         }
@@ -95,6 +117,7 @@ final class StallController {
                             memoryWaitStart = now;
                             if (stallStart == 0) {
                                 stallStart = now;
+                                since = now;
                                 ctx.counters.stalls.increment();
                                 ctx.events.stallBegin();
                             }
@@ -121,7 +144,11 @@ final class StallController {
             throw new EngineIOException("interrupted while waiting for a flush", new InterruptedIOException());
         } finally {
             if (stallStart != 0) {
-                long stalled = System.nanoTime() - stallStart;
+                long end = System.nanoTime();
+                if (waitingFor != null) {
+                    waitingFor.add(end - since);
+                }
+                long stalled = end - stallStart;
                 ctx.counters.stallNanos.add(stalled);
                 ctx.events.stallEnded(stalled);
             }
@@ -156,9 +183,11 @@ final class StallController {
         if (allowDelay && pressure == WritePressure.SLOWDOWN) {
             return Step.DELAY;
         }
-        boolean stopped = pressure == WritePressure.STOP && !(force && state.closeRequested);
-        if (stopped || snapshotBlocksSwitch(force)) {
-            return Step.WAIT_FOR_BACKGROUND;
+        if (pressure == WritePressure.STOP && !(force && state.closeRequested)) {
+            return Step.WAIT_FOR_COMPACTION;
+        }
+        if (snapshotBlocksSwitch(force)) {
+            return Step.WAIT_FOR_FLUSH;
         }
         if (force) {
             return memstore.isActiveEmpty() ? Step.PROCEED : Step.SWITCH;
@@ -209,7 +238,9 @@ final class StallController {
         } finally {
             state.lock.lock();
         }
-        ctx.counters.stallNanos.add(System.nanoTime() - t0);
+        long delayed = System.nanoTime() - t0;
+        ctx.counters.stallNanos.add(delayed);
+        ctx.counters.stallDelayNanos.add(delayed);
     }
 
     /**

@@ -26,6 +26,11 @@ public final class EngineCounters {
     public final LongAdder bloomNegatives = new LongAdder();
     public final LongAdder stalls = new LongAdder();
     public final LongAdder stallNanos = new LongAdder();
+    /** stallNanos by cause (EngineStats.StallCauses): delays, stops, flush waits, memory waits. */
+    public final LongAdder stallDelayNanos = new LongAdder();
+    public final LongAdder stallStopNanos = new LongAdder();
+    public final LongAdder stallFlushNanos = new LongAdder();
+    public final LongAdder stallMemoryNanos = new LongAdder();
     public final LongAdder flushes = new LongAdder();
     public final LongAdder compactions = new LongAdder();
     /** Compactions running now, automatic and manual (RocksDB's num-running-compactions). */
