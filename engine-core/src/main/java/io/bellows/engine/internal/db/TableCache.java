@@ -17,8 +17,10 @@ import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Open table readers by file number. A reader is opened on first use (reading its footer, index and
- * filter once) and kept until its file is deleted, which happens only when no live version holds it.
+ * Open table readers by file number. The reader of a table this engine writes is built by its writer
+ * ({@link #adopt}); any other (a table of an earlier run) is opened on first use, reading its footer,
+ * index and filter once. Readers are kept until their file is deleted, which happens only when no live
+ * version holds it.
  * The file header's kind picks the format's opener from the {@link TableFormats} registry.
  */
 final class TableCache implements TableSource, AutoCloseable {

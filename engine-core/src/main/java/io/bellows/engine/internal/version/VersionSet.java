@@ -497,22 +497,36 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
-    /** Applies edits to a base version's file lists. */
+    /**
+     * Applies edits to a base version's file lists. A level no edit touches keeps the base's list itself
+     * (sorted and immutable already): no copy and sort of every level per install, and a scheme's index
+     * can tell by identity that the level did not change (FLSM reuses its guard layout).
+     */
     private final class Builder {
         final List<List<FileMeta>> levels = new ArrayList<>();
+        private final boolean[] touched = new boolean[numLevels];
         final Map<Long, Long> placements;
 
         Builder(Version base) {
             for (int i = 0; i < numLevels; i++) {
-                levels.add(new ArrayList<>(base.files(i)));
+                levels.add(base.files(i));
             }
             placements = new HashMap<>(base.placements());
+        }
+
+        /** Level {@code i}'s list, copied on the first change. */
+        private List<FileMeta> changing(int i) {
+            if (!touched[i]) {
+                touched[i] = true;
+                levels.set(i, new ArrayList<>(levels.get(i)));
+            }
+            return levels.get(i);
         }
 
         void apply(VersionEdit e, Path file, long offset) {
             for (VersionEdit.DeletedFile d : e.deletedFiles()) {
                 checkLevel(d.level(), file, offset);
-                boolean removed = levels.get(d.level()).removeIf(f -> f.number == d.number());
+                boolean removed = changing(d.level()).removeIf(f -> f.number == d.number());
                 if (!removed && file != null) {
                     throw new CorruptionException(file, offset, "deletes table " + d.number() + " absent from level " + d.level());
                 }
@@ -523,7 +537,7 @@ public final class VersionSet implements AutoCloseable {
             }
             for (VersionEdit.NewFile n : e.newFiles()) {
                 checkLevel(n.level(), file, offset);
-                levels.get(n.level()).add(n.meta());
+                changing(n.level()).add(n.meta());
                 if (n.placement() != 0) {
                     placements.put(n.meta().number, n.placement());
                 } else {
@@ -545,8 +559,11 @@ public final class VersionSet implements AutoCloseable {
             List<List<FileMeta>> out = new ArrayList<>(numLevels);
             for (int i = 0; i < numLevels; i++) {
                 List<FileMeta> l = levels.get(i);
-                l.sort(schemeState.tableOrder(i));
-                out.add(List.copyOf(l));
+                if (touched[i]) {
+                    l.sort(schemeState.tableOrder(i));
+                    l = List.copyOf(l);
+                }
+                out.add(l);
             }
             return new Version(out, placements, onUnreferenced);
         }

@@ -23,6 +23,11 @@ public final class EngineProbe {
         return out;
     }
 
+    /** The engine's compaction scheme (a scheme's own tests cast it). */
+    public static Object scheme(EngineImpl db) {
+        return db.scheme();
+    }
+
     /** Whether no MemStore snapshot waits for a flush and no compaction runs or is due. */
     public static boolean settled(EngineImpl db) {
         return !db.memstore().hasSnapshot() && db.compactionIdle();

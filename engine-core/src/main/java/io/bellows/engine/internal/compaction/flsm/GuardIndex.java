@@ -53,13 +53,23 @@ final class GuardIndex {
      * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
      */
     static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes, long smallTableBytes) {
+        GuardLevel[] levels = new GuardLevel[v.numLevels()];
+        for (int level = 1; level < levels.length; level++) {
+            levels[level] = buildLevel(v, guards, level);
+        }
+        return of(v, levels, maxTables, guardMaxBytes, smallTableBytes);
+    }
+
+    /**
+     * The index of {@code v} over its guarded levels {@code levels} (each built by {@link #buildLevel}
+     * for {@code v}, or an earlier version's where neither the level's tables nor its guards changed).
+     */
+    static GuardIndex of(Version v, GuardLevel[] levels, int maxTables, long guardMaxBytes, long smallTableBytes) {
         int numLevels = v.numLevels();
         int last = numLevels - 1;
-        GuardLevel[] levels = new GuardLevel[numLevels];
         List<Due> due = new ArrayList<>();
         for (int level = 1; level < numLevels; level++) {
-            GuardLevel gl = buildLevel(v, guards, level);
-            levels[level] = gl;
+            GuardLevel gl = levels[level];
             long cap = level == last ? Long.MAX_VALUE : guardMaxBytes << Math.min(level - 1, 20);
             int trigger = level == last ? Math.max(2, maxTables) : maxTables;
             for (int g = 0; g < gl.guardCount(); g++) {
@@ -82,7 +92,8 @@ final class GuardIndex {
         return new GuardIndex(v.files(0), levels, Collections.unmodifiableList(due));
     }
 
-    private static GuardLevel buildLevel(Version v, GuardSet guards, int level) {
+    /** Level {@code level} of {@code v} divided by the guards committed there, checking every placement. */
+    static GuardLevel buildLevel(Version v, GuardSet guards, int level) {
         List<byte[]> keys = new ArrayList<>();
         List<Long> ids = new ArrayList<>();
         keys.add(null);

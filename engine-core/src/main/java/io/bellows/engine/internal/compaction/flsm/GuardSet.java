@@ -48,9 +48,24 @@ final class GuardSet {
     private final TreeMap<byte[], Guard> uncommitted = new TreeMap<>(Bytes.COMPARATOR);
     private long nextId = 1;
     private long epoch;
+    /** Per level, bumped whenever the guards committed there (keys or ids) change. */
+    private final long[] generation;
 
     GuardSet(int numLevels) {
         this.numLevels = numLevels;
+        this.generation = new long[numLevels];
+    }
+
+    /** A number that changes whenever the guards committed at {@code level} change. */
+    long generation(int level) {
+        return generation[level];
+    }
+
+    /** Records that the guards committed at levels [from, to) changed. */
+    private void changed(int from, int to) {
+        for (int level = Math.max(0, from); level < Math.min(to, numLevels); level++) {
+            generation[level]++;
+        }
     }
 
     /** Applies one guard record from the manifest or from an edit just logged. */
@@ -69,8 +84,11 @@ final class GuardSet {
                     if (g == null) {
                         g = select(r.key(), r.level());
                     }
+                    int from = Math.min(g.committedFrom, r.level());
+                    // A new id changes every level the guard is committed at; a lower level adds the guard there.
+                    changed(from, g.id == r.id() ? g.committedFrom : numLevels);
                     g.id = r.id();
-                    g.committedFrom = Math.min(g.committedFrom, r.level());
+                    g.committedFrom = from;
                     nextId = Math.max(nextId, r.id() + 1);
                     if (g.committedFrom <= g.top) {
                         uncommitted.remove(g.key);
@@ -78,7 +96,10 @@ final class GuardSet {
                 }
                 break;
             default:
-                known.remove(r.key());
+                Guard removed = known.remove(r.key());
+                if (removed != null) {
+                    changed(removed.committedFrom, numLevels);
+                }
                 uncommitted.remove(r.key());
                 break;
         }
