@@ -65,8 +65,7 @@ public final class TableFormats {
         return Map.copyOf(openers);
     }
 
-    /** An SSTable reader over {@code file} from what its writer kept ({@link TableReader#open(TableReader.Written,
-     * ReadableFile, Path, long, BlockCache, EngineCounters)}); it owns {@code file}. */
+    /** An SSTable reader over {@code file}, built from what its writer kept; it owns {@code file}. */
     public OpenTable openWritten(TableReader.Written written, ReadableFile file, Path path, long number) {
         return TableReader.open(written, file, path, number, blockCache, counters);
     }
