@@ -9,13 +9,9 @@ import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.internal.io.CrashableFileSystem;
-import io.bellows.engine.internal.io.FileSystem;
-import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.io.WritableFile;
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -83,13 +79,13 @@ class StallCausesTest {
     }
 
     /** Holds table creation on threads named {@code prefix}... while closed. */
-    private static final class Gate implements FileSystem {
-        private final FileSystem fs = new CrashableFileSystem();
+    private static final class Gate extends DelegatingFileSystem {
         private final String prefix;
         private volatile CountDownLatch latch = new CountDownLatch(0);
         private volatile boolean holding;
 
         Gate(String prefix) {
+            super(new CrashableFileSystem());
             this.prefix = prefix;
         }
 
@@ -117,71 +113,6 @@ class StallCausesTest {
                 }
             }
             return fs.createTable(path);
-        }
-
-        @Override
-        public WritableFile createLog(Path path) throws IOException {
-            return fs.createLog(path);
-        }
-
-        @Override
-        public ReadableFile openTable(Path path) throws IOException {
-            return fs.openTable(path);
-        }
-
-        @Override
-        public ReadableFile openLog(Path path) throws IOException {
-            return fs.openLog(path);
-        }
-
-        @Override
-        public byte[] readAll(Path path) throws IOException {
-            return fs.readAll(path);
-        }
-
-        @Override
-        public boolean exists(Path path) {
-            return fs.exists(path);
-        }
-
-        @Override
-        public long size(Path path) throws IOException {
-            return fs.size(path);
-        }
-
-        @Override
-        public List<String> list(Path dir) throws IOException {
-            return fs.list(dir);
-        }
-
-        @Override
-        public void createDirectories(Path dir) throws IOException {
-            fs.createDirectories(dir);
-        }
-
-        @Override
-        public void delete(Path path) throws IOException {
-            fs.delete(path);
-        }
-
-        @Override
-        public void rename(Path source, Path target) throws IOException {
-            fs.rename(source, target);
-        }
-
-        @Override
-        public void syncDirectory(Path dir) throws IOException {
-            fs.syncDirectory(dir);
-        }
-
-        @Override
-        public Closeable lock(Path lockFile) throws IOException {
-            return fs.lock(lockFile);
-        }
-
-        @Override
-        public String tableIoMode() {
-            return fs.tableIoMode();
         }
     }
 }
