@@ -45,24 +45,14 @@ final class GuardIndex {
     }
 
     /**
+     * The index of {@code v} over its guarded levels {@code levels} (each built by {@link #buildLevel}
+     * for {@code v}, or an earlier version's where neither the level's tables nor its guards changed).
+     *
      * @param maxTables depth at which a guard is due
      * @param guardMaxBytes byte cap of a level-1 guard, doubled per level; the last level has none
      * @param smallTableBytes tables under this size count toward a guard's merge even when they do not
      *     overlap: a guard that took over the range of retired guards (EditPlanner) holds their small
      *     tables side by side, which only a merge consolidates
-     * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
-     */
-    static GuardIndex build(Version v, GuardSet guards, int maxTables, long guardMaxBytes, long smallTableBytes) {
-        GuardLevel[] levels = new GuardLevel[v.numLevels()];
-        for (int level = 1; level < levels.length; level++) {
-            levels[level] = buildLevel(v, guards, level);
-        }
-        return of(v, levels, maxTables, guardMaxBytes, smallTableBytes);
-    }
-
-    /**
-     * The index of {@code v} over its guarded levels {@code levels} (each built by {@link #buildLevel}
-     * for {@code v}, or an earlier version's where neither the level's tables nor its guards changed).
      */
     static GuardIndex of(Version v, GuardLevel[] levels, int maxTables, long guardMaxBytes, long smallTableBytes) {
         int numLevels = v.numLevels();
@@ -92,7 +82,11 @@ final class GuardIndex {
         return new GuardIndex(v.files(0), levels, Collections.unmodifiableList(due));
     }
 
-    /** Level {@code level} of {@code v} divided by the guards committed there, checking every placement. */
+    /**
+     * Level {@code level} of {@code v} divided by the guards committed there.
+     *
+     * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
+     */
     static GuardLevel buildLevel(Version v, GuardSet guards, int level) {
         List<byte[]> keys = new ArrayList<>();
         List<Long> ids = new ArrayList<>();
