@@ -2,6 +2,7 @@ package io.bellows.engine.internal.compaction.trie;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.EngineOptions;
@@ -72,6 +73,22 @@ class TrieSchemeTest {
         }
         out.sort(null);
         return out;
+    }
+
+    @Test
+    void everyInstalledVersionKeepsItsOwnPileIndex() throws IOException {
+        List<FileMeta> root = new ArrayList<>();
+        Version older = add(Containers.ROOT, 4 << 10, root);
+        Version newer = add(Containers.ROOT, 4 << 10, root);
+        PileIndex olderIdx = scheme.piles(older);
+        PileIndex newerIdx = scheme.piles(newer);
+        assertSame(older.schemeIndex(), olderIdx, "built at install, not per call");
+        assertSame(newer.schemeIndex(), newerIdx);
+        // Alternating versions (a compaction's base, then the current one) must not rebuild either.
+        assertSame(olderIdx, scheme.piles(older));
+        assertSame(newerIdx, scheme.piles(newer));
+        assertEquals(1, olderIdx.pile(Containers.ROOT).size());
+        assertEquals(numbers(root), numbers(newerIdx.pile(Containers.ROOT)));
     }
 
     @Test
