@@ -3,7 +3,7 @@ package io.bellows.engine.internal.compaction;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.OpenTable;
-import io.bellows.engine.internal.table.TableReader;
+import io.bellows.engine.internal.table.WrittenTable;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.List;
@@ -32,10 +32,10 @@ public interface TableSource {
     }
 
     /**
-     * Keeps a reader of new SSTable {@code number}, finished and synced, built from what its writer
-     * still held, so that no read of the table has to open it. A source that keeps no readers ignores it.
+     * Keeps a reader of new table {@code number}, finished and synced, built from what its writer still
+     * held, so that no read of the table has to open it. A source that keeps no readers ignores it.
      */
-    default void adopt(long number, TableReader.Written written) {}
+    default void adopt(long number, WrittenTable written) {}
 
     /** Closes the reader {@link #adopt} kept for a table that was written but will not be installed. */
     default void discard(long number) {}

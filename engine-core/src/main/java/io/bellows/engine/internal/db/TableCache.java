@@ -7,8 +7,8 @@ import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.table.OpenTable;
-import io.bellows.engine.internal.table.TableReader;
 import io.bellows.engine.internal.table.TableFormats;
+import io.bellows.engine.internal.table.WrittenTable;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import java.io.IOException;
@@ -101,7 +101,7 @@ final class TableCache implements TableSource, AutoCloseable {
      * then opened on its first read instead, which reports the failure where it matters.
      */
     @Override
-    public void adopt(long number, TableReader.Written written) {
+    public void adopt(long number, WrittenTable written) {
         Path path = FileNames.table(dir, number);
         ReadableFile file;
         try {
@@ -109,7 +109,13 @@ final class TableCache implements TableSource, AutoCloseable {
         } catch (IOException e) {
             return;
         }
-        OpenTable r = formats.openWritten(written, file, path, number);
+        OpenTable r;
+        try {
+            r = formats.openWritten(written, file, path, number);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(file);
+            return;
+        }
         if (readers.putIfAbsent(number, r) != null) {
             r.close();
         }

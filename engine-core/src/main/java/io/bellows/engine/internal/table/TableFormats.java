@@ -65,9 +65,9 @@ public final class TableFormats {
         return Map.copyOf(openers);
     }
 
-    /** An SSTable reader over {@code file}, built from what its writer kept; it owns {@code file}. */
-    public OpenTable openWritten(TableReader.Written written, ReadableFile file, Path path, long number) {
-        return TableReader.open(written, file, path, number, blockCache, counters);
+    /** A reader over {@code file}, built from what its writer kept; it owns {@code file} unless this throws. */
+    public OpenTable openWritten(WrittenTable written, ReadableFile file, Path path, long number) throws IOException {
+        return written.open(file, path, number, blockCache, counters);
     }
 
     /** Opens {@code file} with the opener its header's kind names. */

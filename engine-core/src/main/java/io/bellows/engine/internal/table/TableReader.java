@@ -111,7 +111,7 @@ public final class TableReader implements OpenTable {
      * What a reader keeps in memory of a table its writer has just finished: the writer still holds it,
      * so the table can be opened without reading it back ({@link TableBuilder#written}).
      */
-    public static final class Written {
+    public static final class Written implements WrittenTable {
         private final Block index;
         private final BloomFilter filter;
         private final TableProperties properties;
@@ -122,6 +122,11 @@ public final class TableReader implements OpenTable {
             this.filter = filter;
             this.properties = properties;
             this.dataEnd = dataEnd;
+        }
+
+        @Override
+        public OpenTable open(ReadableFile file, Path path, long number, BlockCache cache, EngineCounters counters) {
+            return TableReader.open(this, file, path, number, cache, counters);
         }
     }
 

@@ -9,6 +9,7 @@ import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.TestSeeds;
+import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import java.nio.file.Path;
 import java.util.Random;
@@ -16,20 +17,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Every SSTable a flush or compaction writes is open, from what its writer kept, before any read
+ * Every table a flush or compaction writes is open, from what its writer kept, before any read
  * reaches it: a get of a table compaction never read back pays its data block only, not an open of
- * three block reads (index, filter, properties) as well.
+ * three block reads (an SSTable's index, filter and properties; an HTable's header, footer and
+ * metadata) as well.
  */
 class NewTableReadersTest {
     private static final Path DIR = Path.of("/db");
 
     @ParameterizedTest
-    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM"})
+    @EnumSource(value = CompactionStyle.class, names = {"LEVELED", "FLSM", "LSM_TRIE"})
     void newTablesAreOpenBeforeTheirFirstRead(CompactionStyle style) throws Exception {
         long seed = TestSeeds.seed("NewTableReadersTest." + style);
         Random rnd = new Random(seed);
-        EngineOptions o = EngineOptions.builder().compaction(style).memstoreSize(128 << 10).targetFileSize(64 << 10)
-                .blockCacheSize(0).build();
+        EngineOptions.Builder b = EngineOptions.builder().memstoreSize(128 << 10).targetFileSize(64 << 10).blockCacheSize(0);
+        // LSM_TRIE's tables are sized by its bucket count, not targetFileSize: 16 buckets, 64 KiB.
+        EngineOptions o = (style == CompactionStyle.LSM_TRIE ? b.compaction(TrieOptions.builder().tableBuckets(16).build())
+                : b.compaction(style)).build();
         int keys = 20_000;
         byte[][] values = new byte[keys][];
         try (EngineImpl db = EngineImpl.open(DIR, o, new CrashableFileSystem())) {

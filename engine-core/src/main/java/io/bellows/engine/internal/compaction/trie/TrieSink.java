@@ -6,6 +6,7 @@ import io.bellows.engine.internal.io.TableFinisher;
 import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
+import io.bellows.engine.internal.table.WrittenTable;
 import io.bellows.engine.internal.table.htable.ClusterFilters;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableProperties;
@@ -56,6 +57,8 @@ final class TrieSink implements TableSink {
     private Stream[] openStreams = new Stream[8];
     private int openCount;
     private final List<Placed> placed = new ArrayList<>();
+    /** Every table written, for its reader once it is durable. */
+    private final List<HTableProperties> written = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
     /** The files handed to the engine's finisher to sync and close; null: synced here. */
     private final TableFinisher.Batch finishing;
@@ -155,6 +158,13 @@ final class TrieSink implements TableSink {
         if (!placed.isEmpty()) {
             ctx.fs().syncDirectory(ctx.dir());
         }
+        for (HTableProperties p : written) {
+            WrittenTable w = scheme.written(p);
+            if (w != null) {
+                ctx.tables().adopt(p.number(), w);
+            }
+        }
+        written.clear();
         release();
         return placed;
     }
@@ -181,6 +191,7 @@ final class TrieSink implements TableSink {
             finishing.awaitQuietly();
         }
         for (long n : created) {
+            ctx.tables().discard(n);
             try {
                 ctx.fs().delete(FileNames.table(ctx.dir(), n));
             } catch (IOException ignored) {
@@ -288,6 +299,7 @@ final class TrieSink implements TableSink {
             }
             ctx.bytesWritten().add(p.fileSize());
             written.add(p);
+            TrieSink.this.written.add(p);
             writer = null;
         }
 

@@ -1,7 +1,6 @@
 package io.bellows.engine.internal.table.htable;
 
 import io.bellows.engine.CorruptionException;
-import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.ReadableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.InternalKeys;
@@ -67,13 +66,15 @@ public final class HTableReader implements OpenTable {
     private final int[] overflowValueLength;
 
     private HTableReader(ReadableFile file, Path path, long number, FilterPageCache filterCache, BlockCache blockCache,
-            EngineCounters counters, int version, byte[] meta) throws IOException {
+            EngineCounters counters, HTableMeta m) throws IOException {
         this.file = file;
         this.path = path;
         this.number = number;
         this.filterCache = filterCache;
         this.blockCache = blockCache;
         this.counters = counters;
+        int version = m.version;
+        byte[] meta = m.meta;
         int[] pos = {0};
         int n = meta.length;
         buckets = Coding.getVarInt(meta, pos, n);
@@ -133,7 +134,8 @@ public final class HTableReader implements OpenTable {
         overflowCrc = new int[overflow];
         overflowValueAt = new int[overflow];
         overflowValueLength = new int[overflow];
-        byte[] area = overflow == 0 ? Bytes.EMPTY : file.read(overflowOffset, overflowLength);
+        byte[] area = overflow == 0 ? Bytes.EMPTY
+                : m.overflowArea != null ? m.overflowArea : file.read(overflowOffset, overflowLength);
         for (int i = 0; i < overflow; i++) {
             int at = Coding.getVarInt(meta, pos, n);
             int len = Coding.getVarInt(meta, pos, n);
@@ -183,32 +185,16 @@ public final class HTableReader implements OpenTable {
      */
     public static HTableReader open(ReadableFile file, Path path, long number, FilterPageCache filterCache,
             BlockCache blockCache, EngineCounters counters) throws IOException {
-        long size = file.size();
-        if (size < HTableFormat.BUCKET_SIZE + HTableFormat.FOOTER_LENGTH) {
-            throw new CorruptionException(path, 0, "file of " + size + " bytes is too short for an HTable");
-        }
-        byte[] header = file.read(0, FileHeader.LENGTH);
-        int version = FileHeader.check(header, 0, header.length, path, FileHeader.KIND_HTABLE,
-                HTableFormat.MIN_READ_VERSION, HTableFormat.VERSION);
-        long footerAt = size - HTableFormat.FOOTER_LENGTH;
-        byte[] footer = file.read(footerAt, HTableFormat.FOOTER_LENGTH);
-        if (Coding.getLong(footer, 16) != HTableFormat.FOOTER_MAGIC) {
-            throw new CorruptionException(path, footerAt + 16, "bad HTable footer magic");
-        }
-        long metaAt = Coding.getLong(footer, 0);
-        int metaLength = Coding.getInt(footer, 8);
-        if (metaAt < 0 || metaLength < 0 || metaAt + metaLength != footerAt) {
-            throw new CorruptionException(path, footerAt, "HTable metadata at " + metaAt + " (+" + metaLength
-                    + ") does not end at the footer");
-        }
-        byte[] meta = file.read(metaAt, metaLength);
-        if (Checksums.unmask(Coding.getInt(footer, 12)) != Checksums.crc32c(meta, 0, metaLength)) {
-            throw new CorruptionException(path, metaAt, "HTable metadata checksum mismatch");
-        }
+        return open(HTableMeta.read(file, path), file, path, number, filterCache, blockCache, counters);
+    }
+
+    /** As {@link #open(ReadableFile, Path, long, FilterPageCache, BlockCache, EngineCounters)}, from {@code m}. */
+    public static HTableReader open(HTableMeta m, ReadableFile file, Path path, long number,
+            FilterPageCache filterCache, BlockCache blockCache, EngineCounters counters) throws IOException {
         try {
-            return new HTableReader(file, path, number, filterCache, blockCache, counters, version, meta);
+            return new HTableReader(file, path, number, filterCache, blockCache, counters, m);
         } catch (IllegalStateException | ArithmeticException | IndexOutOfBoundsException e) {
-            throw new CorruptionException(path, metaAt, "malformed HTable metadata: " + e.getMessage(), e);
+            throw new CorruptionException(path, m.metaAt, "malformed HTable metadata: " + e.getMessage(), e);
         }
     }
 

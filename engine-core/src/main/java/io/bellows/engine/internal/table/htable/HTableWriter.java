@@ -96,6 +96,8 @@ public final class HTableWriter {
 
         long overflowOffset = out.offset;
         ByteArrayOutputStream overflowIndex = new ByteArrayOutputStream();
+        // Kept for the reader that opens the table from this writer (HTableMeta), which would read it back.
+        ByteArrayOutputStream overflowArea = new ByteArrayOutputStream();
         List<Item> overflow = balancer.overflow;
         overflow.sort((a, b) -> {
             int c = Bytes.compare(a.key, b.key);
@@ -110,6 +112,7 @@ public final class HTableWriter {
             putVar(overflowIndex, scratch, item.size);
             putVar(overflowIndex, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(enc, 0, enc.length)));
             out.write(enc, 0, enc.length);
+            overflowArea.write(enc, 0, enc.length);
         }
         long overflowLength = out.offset - overflowOffset;
 
@@ -173,7 +176,8 @@ public final class HTableWriter {
             }
         }
         return new HTableProperties(number, out.offset, items.size(), dataBytes, first.key, first.seq, last.key,
-                last.seq, maxSeq, own);
+                last.seq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
+                        overflowArea.toByteArray()));
     }
 
     /** One filter per bucket over the distinct keys whose home it is (wherever they end up stored). */

@@ -78,7 +78,7 @@ final class HTableFixture {
         public void close() {}
     }
 
-    static final class MemReadable implements ReadableFile {
+    static class MemReadable implements ReadableFile {
         private final byte[] data;
 
         MemReadable(byte[] data) {
