@@ -101,6 +101,9 @@ public final class TrieScheme implements CompactionScheme {
     private final Map<Long, Long> pendingVolumes = new ConcurrentHashMap<>();
     /** Bytes of BloomCluster pages the HTable readers of this store may cache. */
     private final long filterCacheBytes;
+    private final Object indexLock = new Object();
+    /** The last index built at an install, whose unchanged levels the next one shares. */
+    private PileIndex lastIndex;
     /** The store's BloomCluster page cache, made when the table formats are registered. */
     private volatile FilterPageCache filterCache;
     /** TrieOptions.hashSeed if set: a new store takes it, an existing one must have been made with it. */
@@ -150,9 +153,8 @@ public final class TrieScheme implements CompactionScheme {
 
     /**
      * A new HTable's reader, from what its writer kept ({@link HTableProperties#meta}); null before the
-     * table formats are registered (nothing reads tables then). A compaction reads each of its inputs,
-     * and opening one from its file took four reads: most of an LSM_TRIE compaction thread's reads at
-     * scale factor 64, where tables are small.
+     * table formats are registered. Opening a compaction input from its file took four reads: most of an
+     * LSM_TRIE compaction thread's reads at scale factor 64, where tables are small.
      */
     WrittenTable written(HTableProperties p) {
         FilterPageCache cache = filterCache;
@@ -183,9 +185,14 @@ public final class TrieScheme implements CompactionScheme {
         return idx != null ? (PileIndex) idx : new PileIndex(v);
     }
 
+    /** Built under the version set's lock, one version at a time, from the index built before it. */
     @Override
     public Object index(Version v) {
-        return new PileIndex(v);
+        synchronized (indexLock) {
+            PileIndex idx = new PileIndex(v, lastIndex);
+            lastIndex = idx;
+            return idx;
+        }
     }
 
     // ------------------------------------------------------------------ writes

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.trie;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -89,6 +90,30 @@ class TrieSchemeTest {
         assertSame(newerIdx, scheme.piles(newer));
         assertEquals(1, olderIdx.pile(Containers.ROOT).size());
         assertEquals(numbers(root), numbers(newerIdx.pile(Containers.ROOT)));
+    }
+
+    /** An installed version's index shares untouched levels with the one before and equals a fresh build. */
+    @Test
+    void pileIndexSharesUntouchedLevelsAndMatchesAFreshBuild() throws IOException {
+        long child = Containers.child(Containers.ROOT, 5);
+        long grandchild = Containers.child(child, 2);
+        long[] containers = {Containers.ROOT, child, grandchild};
+        for (int i = 0; i < 9; i++) {
+            Version before = versions.current();
+            long c = containers[i % 3];
+            Version v = add(c, (1 + i) << 10, new ArrayList<>());
+            PileIndex installed = scheme.piles(v);
+            PileIndex fresh = new PileIndex(v);
+            for (long id : containers) {
+                assertEquals(numbers(fresh.pile(id)), numbers(installed.pile(id)), "pile of " + id + " after add " + i);
+                assertEquals(fresh.volume(id), installed.volume(id));
+                assertEquals(fresh.subtreeVolume(id), installed.subtreeVolume(id));
+                if (id != c && !scheme.piles(before).pile(id).isEmpty()) {
+                    assertSame(scheme.piles(before).pile(id), installed.pile(id), "untouched level shared, add " + i);
+                }
+            }
+            assertArrayEquals(fresh.containers(), installed.containers());
+        }
     }
 
     @Test
