@@ -24,6 +24,8 @@ import java.util.List;
  * <p>Not thread-safe.
  */
 public final class HTableWriter {
+    /** Largest overflow area handed to the reader opened from this writer; a larger one is read back. */
+    static final int KEPT_OVERFLOW_BYTES = 64 << 10;
     private final KeyHash hash;
     private final int maxBuckets;
     private final int bloomBitsPerKey;
@@ -96,8 +98,10 @@ public final class HTableWriter {
 
         long overflowOffset = out.offset;
         ByteArrayOutputStream overflowIndex = new ByteArrayOutputStream();
-        // Kept for the reader that opens the table from this writer (HTableMeta), which would read it back.
+        // Kept for the reader opened from this writer (HTableMeta) unless large: the sink keeps every
+        // table's HTableMeta until its job ends, and large values would then be held twice.
         ByteArrayOutputStream overflowArea = new ByteArrayOutputStream();
+        boolean keepOverflow = true;
         List<Item> overflow = balancer.overflow;
         overflow.sort((a, b) -> {
             int c = Bytes.compare(a.key, b.key);
@@ -112,7 +116,10 @@ public final class HTableWriter {
             putVar(overflowIndex, scratch, item.size);
             putVar(overflowIndex, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(enc, 0, enc.length)));
             out.write(enc, 0, enc.length);
-            overflowArea.write(enc, 0, enc.length);
+            keepOverflow &= overflowArea.size() + enc.length <= KEPT_OVERFLOW_BYTES;
+            if (keepOverflow) {
+                overflowArea.write(enc, 0, enc.length);
+            }
         }
         long overflowLength = out.offset - overflowOffset;
 
@@ -177,7 +184,7 @@ public final class HTableWriter {
         }
         return new HTableProperties(number, out.offset, items.size(), dataBytes, first.key, first.seq, last.key,
                 last.seq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
-                        overflowArea.toByteArray()));
+                        keepOverflow ? overflowArea.toByteArray() : null));
     }
 
     /** One filter per bucket over the distinct keys whose home it is (wherever they end up stored). */

@@ -39,6 +39,17 @@ class HTableMetaTest {
 
     @Test
     void aReaderFromItsWriterMatchesTheOpenedOneAndReadsNothingToOpen() throws IOException {
+        check(97, 5000, 0);
+    }
+
+    /** An overflow area over {@link HTableWriter#KEPT_OVERFLOW_BYTES} is not kept: one read opens the table. */
+    @Test
+    void aLargeOverflowAreaIsReadBack() throws IOException {
+        check(20, 20_000, 1);
+    }
+
+    /** Every {@code bigEvery}th value is over a bucket's payload by up to {@code extra} bytes. */
+    private static void check(int bigEvery, int extra, int readsToOpen) throws IOException {
         long seed = TestSeeds.seed("HTableMetaTest");
         Random rnd = new Random(seed);
         HTableFixture t = new HTableFixture(seed, 16);
@@ -47,7 +58,7 @@ class HTableMetaTest {
         List<byte[]> crowd = t.keysHomedAt(0, 150, 16, rnd);
         for (int k = 0; k < 800; k++) {
             byte[] key = k < crowd.size() ? crowd.get(k) : String.format("key%06d", k).getBytes();
-            int size = k % 97 == 0 ? HTableFormat.MAX_BUCKET_ITEM + 1 + rnd.nextInt(5000) : 1 + rnd.nextInt(100);
+            int size = k % bigEvery == 0 ? HTableFormat.MAX_BUCKET_ITEM + 1 + rnd.nextInt(extra) : 1 + rnd.nextInt(100);
             byte[] value = new byte[size];
             rnd.nextBytes(value);
             entries.add(new Entry(key, 1000 + k, InternalKeys.KIND_PUT, value, 0));
@@ -58,7 +69,7 @@ class HTableMetaTest {
         Counting fromWriterFile = new Counting(t.bytes);
         HTableReader fromWriter = HTableReader.open(p.meta(), fromWriterFile, HTableFixture.PATH, 7, t.filterCache,
                 new BlockCache(0), new EngineCounters());
-        assertEquals(0, fromWriterFile.reads, "opening from the writer's metadata reads nothing, seed=" + seed);
+        assertEquals(readsToOpen, fromWriterFile.reads, "reads to open from the writer's metadata, seed=" + seed);
         HTableReader opened = t.open(7);
         assertTrue(opened.overflowItems() > 0, "the table has overflow items, seed=" + seed);
         assertTrue(opened.hotMetadataBuckets() > 0, "the table has migrated buckets, seed=" + seed);
