@@ -10,7 +10,7 @@ import java.nio.file.Path;
 
 /**
  * What a reader needs to open an HTable (docs/formats/htable.md): its format version, its metadata
- * block and, when the writer still holds them, its overflow area and BloomCluster pages. Read from the file's header and footer
+ * block and, when the writer still holds it, its overflow area. Read from the file's header and footer
  * ({@link #read}, four reads with the reader's overflow area), or kept by the {@link HTableWriter} that
  * just wrote the table, which opens it with no read at all.
  */
@@ -21,15 +21,12 @@ public final class HTableMeta {
     final long metaAt;
     /** The overflow area as written, or null: the reader reads it. */
     final byte[] overflowArea;
-    /** The BloomCluster's pages as written, or null: gets read them into the filter cache. */
-    final byte[] cluster;
 
-    HTableMeta(int version, byte[] meta, long metaAt, byte[] overflowArea, byte[] cluster) {
+    HTableMeta(int version, byte[] meta, long metaAt, byte[] overflowArea) {
         this.version = version;
         this.meta = meta;
         this.metaAt = metaAt;
         this.overflowArea = overflowArea;
-        this.cluster = cluster;
     }
 
     /** Reads and checks the header, footer and metadata block of the HTable in {@code file}. */
@@ -56,6 +53,6 @@ public final class HTableMeta {
         if (Checksums.unmask(Coding.getInt(footer, 12)) != Checksums.crc32c(meta, 0, metaLength)) {
             throw new CorruptionException(path, metaAt, "HTable metadata checksum mismatch");
         }
-        return new HTableMeta(version, meta, metaAt, null, null);
+        return new HTableMeta(version, meta, metaAt, null);
     }
 }

@@ -192,11 +192,7 @@ public final class HTableReader implements OpenTable {
     public static HTableReader open(HTableMeta m, ReadableFile file, Path path, long number,
             FilterPageCache filterCache, BlockCache blockCache, EngineCounters counters) throws IOException {
         try {
-            HTableReader r = new HTableReader(file, path, number, filterCache, blockCache, counters, m);
-            if (m.cluster != null) {
-                r.seedFilterCache(m.cluster);
-            }
-            return r;
+            return new HTableReader(file, path, number, filterCache, blockCache, counters, m);
         } catch (IllegalStateException | ArithmeticException | IndexOutOfBoundsException e) {
             throw new CorruptionException(path, m.metaAt, "malformed HTable metadata: " + e.getMessage(), e);
         }
@@ -439,14 +435,6 @@ public final class HTableReader implements OpenTable {
             throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);
         }
         throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
-    }
-
-    /** Puts every run of the BloomCluster pages {@code area} (as written, from {@code clusterOffset}) in the filter cache. */
-    private void seedFilterCache(byte[] area) {
-        for (int run = 0; run < runFirst.length; run++) {
-            int from = runStart[run] * HTableFormat.BUCKET_SIZE;
-            filterCache.put(number, run, Arrays.copyOfRange(area, from, from + runPages[run] * HTableFormat.BUCKET_SIZE));
-        }
     }
 
     /** Every run of this table's BloomCluster in one read, each run's CRC verified (for {@link ClusterFilters}). */

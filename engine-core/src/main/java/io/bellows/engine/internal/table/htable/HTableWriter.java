@@ -141,12 +141,7 @@ public final class HTableWriter {
         column.addAll(older);
         ByteArrayOutputStream runs = new ByteArrayOutputStream();
         ClusterPacker packer = new ClusterPacker(out, column);
-        // The cluster's pages go to the reader opened from this writer too, which seeds the filter cache
-        // with them: a get would otherwise read each page once from disk.
-        out.tee = new ByteArrayOutputStream();
         int runCount = packer.write(runs, scratch);
-        byte[] cluster = out.tee.toByteArray();
-        out.tee = null;
 
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
         putVar(meta, scratch, buckets);
@@ -189,7 +184,7 @@ public final class HTableWriter {
         }
         return new HTableProperties(number, out.offset, items.size(), dataBytes, first.key, first.seq, last.key,
                 last.seq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
-                        keepOverflow ? overflowArea.toByteArray() : null, cluster));
+                        keepOverflow ? overflowArea.toByteArray() : null));
     }
 
     /** One filter per bucket over the distinct keys whose home it is (wherever they end up stored). */
@@ -267,8 +262,6 @@ public final class HTableWriter {
     static final class Out {
         private final WritableFile file;
         long offset;
-        /** When set, a copy of what is written. */
-        ByteArrayOutputStream tee;
 
         Out(WritableFile file) {
             this.file = file;
@@ -277,9 +270,6 @@ public final class HTableWriter {
         void write(byte[] b, int off, int len) throws IOException {
             file.append(b, off, len);
             offset += len;
-            if (tee != null) {
-                tee.write(b, off, len);
-            }
         }
 
         void padToPage() throws IOException {
