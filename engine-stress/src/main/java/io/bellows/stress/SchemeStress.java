@@ -137,12 +137,35 @@ final class SchemeStress {
             throw new StressFailure("reopen after the kill failed", tag, "the store opens", ex.toString(), stackOf(ex));
         }
         try (e) {
-            Verifier.Result result = Verifier.verify(e, ks, scheme != CompactionStyle.LSM_TRIE, states, h);
+            Verifier.Result result;
+            try {
+                result = Verifier.verify(e, ks, scheme != CompactionStyle.LSM_TRIE, states, h);
+            } catch (StressFailure f) {
+                throw f.withContext(describeCheckOpen(e.stats()));
+            }
             store[0] = describeStore(e.stats().levels());
             return result;
         } catch (RuntimeException ex) {
             throw new StressFailure("read after the kill failed", tag, "reads succeed", ex.toString(), stackOf(ex));
         }
+    }
+
+    /**
+     * What the checking open replayed and the levels it found (background jobs may have run since): tells a
+     * write lost from the WAL from one hidden by a table, before anyone opens the kept store.
+     */
+    private String describeCheckOpen(EngineStats stats) {
+        EngineStats.Recovery r = stats.recovery();
+        StringBuilder sb = new StringBuilder("  check open: recovery replayed ").append(r.recordsReplayed())
+                .append(" records from ").append(r.walFiles()).append(" WAL files (torn tail ").append(r.tornTailBytes())
+                .append(" bytes, ").append(r.corruptRegions()).append(" corrupt regions); last sequence ")
+                .append(stats.lastSequence()).append("\n  levels:");
+        List<EngineStats.Level> levels = stats.levels().perLevel();
+        for (int i = 0; i < levels.size(); i++) {
+            sb.append(" L").append(i).append('=').append(levels.get(i).tables());
+        }
+        sb.append("\n  ").append(describeStore(stats.levels())).append('\n');
+        return sb.toString();
     }
 
     /** The store's files beside its live tables: a trend of leaked files shows over a long run. */

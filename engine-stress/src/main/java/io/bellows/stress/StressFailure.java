@@ -21,6 +21,21 @@ final class StressFailure extends Exception {
         this.found = found;
     }
 
+    /**
+     * The same failure with {@code context} (what the checking open found: its recovery and the store's
+     * shape) after the history, for the next person to read the store's state from the report alone.
+     */
+    StressFailure withContext(String context) {
+        StressFailure f = new StressFailure(what, key, expected, found, historyOf(getMessage()) + context);
+        f.setStackTrace(getStackTrace());
+        return f;
+    }
+
+    private static String historyOf(String message) {
+        int at = message.indexOf("\n  history:\n");
+        return at < 0 ? "" : message.substring(at + "\n  history:\n".length());
+    }
+
     String what() {
         return what;
     }

@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CI mode of bellows-stress: a few crash cycles per scheme (every CompactionStyle) (each a SIGKILLed child JVM and a
@@ -20,12 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashCyclesTest {
     static final int CYCLES_PER_SCHEME = 12;
 
-    @TempDir
-    Path dir;
-
     @Test
     void crashCyclesAcrossSchemes() {
         long seed = TestSeeds.seed("CrashCyclesTest");
+        // Under target/, not a JUnit temporary directory: a failure keeps the store and the cycle's logs
+        // for inspection (bellows-cli dump-wal, dump-manifest); a passing run removes them.
+        Path dir = Path.of("target", "crash-cycles", seed + "-" + System.currentTimeMillis())
+                .toAbsolutePath();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(new TeeStream(bytes, System.out), true, StandardCharsets.UTF_8);
         int code = BellowsStress.run(out, "--seed=" + seed, "--cycles=" + CYCLES_PER_SCHEME, "--dir=" + dir,
