@@ -16,6 +16,8 @@ public final class TrieOptions implements CompactionOptions {
     private final int pileSlowdown;
     private final int pileStop;
     private final int tableBuckets;
+    /** False: an existing store keeps the count it was created with; a new one takes tableBuckets. */
+    private final boolean tableBucketsSet;
     private final int bloomBitsPerKey;
     private final long filterCacheSize;
     private final double gcGarbageRatio;
@@ -28,6 +30,7 @@ public final class TrieOptions implements CompactionOptions {
         pileSlowdown = b.pileSlowdown;
         pileStop = b.pileStop;
         tableBuckets = b.tableBuckets;
+        tableBucketsSet = b.tableBucketsSet;
         bloomBitsPerKey = b.bloomBitsPerKey;
         filterCacheSize = b.filterCacheSize;
         gcGarbageRatio = b.gcGarbageRatio;
@@ -52,6 +55,7 @@ public final class TrieOptions implements CompactionOptions {
         b.pileSlowdown = pileSlowdown;
         b.pileStop = pileStop;
         b.tableBuckets = tableBuckets;
+        b.tableBucketsSet = tableBucketsSet;
         b.bloomBitsPerKey = bloomBitsPerKey;
         b.filterCacheSize = filterCacheSize;
         b.gcGarbageRatio = gcGarbageRatio;
@@ -84,9 +88,18 @@ public final class TrieOptions implements CompactionOptions {
         return pileStop;
     }
 
-    /** 4 KiB buckets of a full HTable; a table holding less has this count halved as often as it fits. */
+    /**
+     * 4 KiB buckets of a full HTable; a table holding less has this count halved as often as it fits. A
+     * new store takes it; an existing one keeps the count it was created with unless this was set
+     * ({@link #tableBucketsSet}), when a different count refuses the open.
+     */
     public int tableBuckets() {
         return tableBuckets;
+    }
+
+    /** Whether {@link Builder#tableBuckets} was called: the store must then have been created with it. */
+    public boolean tableBucketsSet() {
+        return tableBucketsSet;
     }
 
     /** Bits per key of the per-bucket bloom filters. */
@@ -116,6 +129,7 @@ public final class TrieOptions implements CompactionOptions {
     public boolean equals(Object o) {
         return o instanceof TrieOptions t && depth == t.depth && pileTrigger == t.pileTrigger
                 && pileSlowdown == t.pileSlowdown && pileStop == t.pileStop && tableBuckets == t.tableBuckets
+                && tableBucketsSet == t.tableBucketsSet
                 && bloomBitsPerKey == t.bloomBitsPerKey && filterCacheSize == t.filterCacheSize
                 && Double.compare(gcGarbageRatio, t.gcGarbageRatio) == 0 && Objects.equals(hashSeed, t.hashSeed);
     }
@@ -127,6 +141,7 @@ public final class TrieOptions implements CompactionOptions {
         h = 31 * h + pileSlowdown;
         h = 31 * h + pileStop;
         h = 31 * h + tableBuckets;
+        h = 31 * h + Boolean.hashCode(tableBucketsSet);
         h = 31 * h + bloomBitsPerKey;
         h = 31 * h + Long.hashCode(filterCacheSize);
         h = 31 * h + Double.hashCode(gcGarbageRatio);
@@ -136,7 +151,8 @@ public final class TrieOptions implements CompactionOptions {
     @Override
     public String toString() {
         return "TrieOptions{depth=" + depth + ", pileLimits=" + pileTrigger + "/" + pileSlowdown + "/" + pileStop
-                + ", tableBuckets=" + tableBuckets + ", bloomBitsPerKey=" + bloomBitsPerKey + ", filterCacheSize="
+                + ", tableBuckets=" + tableBuckets + (tableBucketsSet ? "" : " (or the store's)")
+                + ", bloomBitsPerKey=" + bloomBitsPerKey + ", filterCacheSize="
                 + filterCacheSize + ", gcGarbageRatio=" + gcGarbageRatio + ", hashSeed="
                 + (hashSeed == null ? "random" : hashSeed.toString()) + "}";
     }
@@ -148,6 +164,7 @@ public final class TrieOptions implements CompactionOptions {
         private int pileSlowdown = 14;
         private int pileStop = 20;
         private int tableBuckets = 2048;
+        private boolean tableBucketsSet;
         private int bloomBitsPerKey = 16;
         private long filterCacheSize = 256L << 20;
         private double gcGarbageRatio = 0.3;
@@ -187,10 +204,13 @@ public final class TrieOptions implements CompactionOptions {
         /**
          * 4 KiB buckets of a full HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). A table
          * holding less has {@code buckets / 2^k} of them, the fewest that hold its data (while the division
-         * is exact, so a power of two lets tables shrink to one bucket). Fixed when the store is created.
+         * is exact, so a power of two lets tables shrink to one bucket). Fixed when the store is created:
+         * opening an existing store with another count is refused, and options that never set it open a
+         * store with the count it was created with.
          */
         public Builder tableBuckets(int buckets) {
             tableBuckets = (int) OptionChecks.range("TrieOptions.tableBuckets", buckets, 4, 65000);
+            tableBucketsSet = true;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.bellows.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -91,6 +92,12 @@ class TrieOptionsTest {
         assertEquals("TrieOptions{depth=3, pileLimits=4/8/12, tableBuckets=16, bloomBitsPerKey=12, filterCacheSize=0,"
                 + " gcGarbageRatio=0.5, hashSeed=-7}", o.toString());
         assertTrue(TrieOptions.defaults().toString().contains("hashSeed=random"), TrieOptions.defaults().toString());
+        assertTrue(TrieOptions.defaults().toString().contains("tableBuckets=2048 (or the store's)"),
+                TrieOptions.defaults().toString());
+        assertFalse(TrieOptions.defaults().tableBucketsSet());
+        assertTrue(TrieOptions.builder().tableBuckets(2048).build().tableBucketsSet());
+        assertNotEquals(TrieOptions.defaults(), TrieOptions.builder().tableBuckets(2048).build(),
+                "a set bucket count is checked against the store's");
         assertSame(TrieOptions.defaults(), CompactionOptions.defaults(CompactionStyle.LSM_TRIE));
     }
 

@@ -21,7 +21,6 @@ public final class Bytes {
         return Arrays.compareUnsigned(a, aOff, aOff + aLen, b, bOff, bOff + bLen);
     }
 
-    /** Length of the common prefix of a and b. */
     /** Plain reads only (all a byte-array view offers on every JDK), unaligned. */
     private static final VarHandle BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -40,6 +39,7 @@ public final class Bytes {
         return p;
     }
 
+    /** Length of the common prefix of a and b. */
     public static int sharedPrefix(byte[] a, byte[] b) {
         int n = Arrays.mismatch(a, b);
         return n < 0 ? a.length : n;

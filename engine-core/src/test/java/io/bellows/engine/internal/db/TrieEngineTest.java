@@ -32,8 +32,10 @@ import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** LSM_TRIE through the engine: trie invariants after compactions, garbage collection, reopen rules. */
@@ -232,6 +234,45 @@ class TrieEngineTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineImpl.open(DIR, options(trie().depth(4)).build(), fs));
         assertTrue(e.getMessage().contains("TrieOptions.depth 3"), e.getMessage());
+    }
+
+    /**
+     * Options that leave tableBuckets unset open a store with the count it was created with (16 here,
+     * against 2048 by default): its keys read, and new tables keep its size (a 2048-bucket table would
+     * take this flush whole in one file of 512 KiB).
+     */
+    @Test
+    void optionsWithoutTableBucketsTakeTheStoresCount() throws IOException {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options().build(), fs);
+        for (int k = 0; k < 2000; k++) {
+            db.put(key(k), key(k));
+        }
+        db.close();
+        TrieOptions unset = TrieOptions.builder().depth(3).pileLimits(4, 8, 12).build();
+        db = EngineImpl.open(DIR, options().compaction(unset).build(), fs);
+        try {
+            for (int k = 0; k < 2000; k++) {
+                assertArrayEquals(key(k), db.get(key(k)), "the store's own seed and bucket count");
+            }
+            Set<String> before = new HashSet<>(fs.list(DIR));
+            Random rnd = new Random(1);
+            for (int k = 0; k < 3000; k++) {
+                db.put(key(100_000 + k), new byte[100 + rnd.nextInt(100)]);
+            }
+            db.flush();
+            long largest = 0;
+            int written = 0;
+            for (String name : fs.list(DIR)) {
+                if (name.endsWith(".sst") && !before.contains(name)) {
+                    largest = Math.max(largest, fs.size(DIR.resolve(name)));
+                    written++;
+                }
+            }
+            assertTrue(written > 1 && largest < 128 << 10, written + " new tables, the largest " + largest + " bytes");
+        } finally {
+            db.close();
+        }
     }
 
     /** Failed HTable writes (flushes and compactions) are retried or abandoned; nothing is lost. */

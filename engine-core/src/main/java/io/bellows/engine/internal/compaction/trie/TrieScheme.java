@@ -21,7 +21,6 @@ import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableProperties;
 import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.KeyHash;
-import io.bellows.engine.internal.util.Coding;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import io.bellows.engine.internal.version.VersionEdit;
@@ -57,16 +56,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code compactRange} keeps a subtree holding less than a trigger's worth in its top container.
  * Table bytes and counts so follow the data (TrieSpaceTest).
  *
- * <p>State (scheme records): the store's hash seed with the trie depth and bucket count it was
- * created with (reopening with others is refused, since placements and clusters depend on them),
- * and the latest garbage estimate of each sampled last-level container.
+ * <p>State (scheme records, {@link TrieRecords}): the store's hash seed with the trie depth and bucket
+ * count it was created with (placements and clusters depend on them: options that set others are refused,
+ * options that leave the seed or the bucket count unset take the store's), and the latest garbage
+ * estimate of each sampled last-level container.
  *
  * <p>Thread safety: {@link #get} and {@link #candidates} run concurrently with everything; the pile
  * index cache is a volatile single slot; scheme state is guarded by this object.
  */
 public final class TrieScheme implements CompactionScheme {
-    static final int RECORD_SHAPE = 1;
-    static final int RECORD_GARBAGE = 2;
     /** A pile is compacted once it holds this fraction of {@code pileTrigger} full tables. */
     static final double TRIGGER_FILL = 0.9;
     /**
@@ -86,12 +84,17 @@ public final class TrieScheme implements CompactionScheme {
     private final int pileTrigger;
     private final int pileSlowdown;
     private final int pileStop;
-    private final int buckets;
+    /**
+     * Buckets of a full table, with the capacity and trigger volume they make: the store's recorded count
+     * when the options leave it unset (set at recovery, before any background thread starts).
+     */
+    private int buckets;
+    private final boolean bucketsRequested;
     private final int bloomBitsPerKey;
     private final double gcRatio;
-    private final long tableCapacity;
+    private long tableCapacity;
     /** Data volume of a pile that starts its push down (and the most compactRange keeps in a subtree's top). */
-    private final double triggerVolume;
+    private double triggerVolume;
     /** What compactRange decided for each container of its compactions' top level; see {@link #pickManual}. */
     private final Map<Compaction, Plan> plans = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile KeyHash hash;
@@ -118,14 +121,19 @@ public final class TrieScheme implements CompactionScheme {
         pileTrigger = t.pileTrigger();
         pileSlowdown = t.pileSlowdown();
         pileStop = t.pileStop();
-        buckets = t.tableBuckets();
+        bucketsRequested = t.tableBucketsSet();
         bloomBitsPerKey = t.bloomBitsPerKey();
         gcRatio = t.gcGarbageRatio();
         filterCacheBytes = t.filterCacheSize();
-        tableCapacity = HTableFormat.capacity(buckets);
-        triggerVolume = TRIGGER_FILL * pileTrigger * tableCapacity;
+        size(t.tableBuckets());
         requestedSeed = t.hashSeed().isPresent() ? t.hashSeed().getAsLong() : null;
         hash = new KeyHash(requestedSeed != null ? requestedSeed : new SecureRandom().nextLong());
+    }
+
+    private void size(int fullTableBuckets) {
+        buckets = fullTableBuckets;
+        tableCapacity = HTableFormat.capacity(buckets);
+        triggerVolume = TRIGGER_FILL * pileTrigger * tableCapacity;
     }
 
     @Override
@@ -286,7 +294,7 @@ public final class TrieScheme implements CompactionScheme {
                 }
             }
             int perMille = (int) Math.round(1000 * GarbageSampler.estimate(pile, tables));
-            edit.schemeRecord(garbageRecord(container, perMille));
+            edit.schemeRecord(new TrieRecords.Garbage(container, perMille).encode());
         }
         return edit;
     }
@@ -528,52 +536,30 @@ public final class TrieScheme implements CompactionScheme {
 
     // ------------------------------------------------------------------ scheme state
 
-    private byte[] shapeRecord() {
-        byte[] b = new byte[12];
-        b[0] = RECORD_SHAPE;
-        Coding.putLong(b, 1, hash.seed());
-        b[9] = (byte) depth;
-        Coding.putShort(b, 10, buckets);
-        return b;
-    }
-
-    static byte[] garbageRecord(long container, int perMille) {
-        byte[] b = new byte[1 + 10 + 5];
-        b[0] = RECORD_GARBAGE;
-        int off = Coding.putVarLong(b, 1, container);
-        off = Coding.putVarLong(b, off, perMille);
-        return java.util.Arrays.copyOf(b, off);
-    }
-
     @Override
     public synchronized void apply(byte[] record) {
         if (record.length == 0) {
             throw new IllegalStateException("empty LSM_TRIE scheme record");
         }
-        if (record[0] == RECORD_SHAPE) {
-            if (record.length != 12) {
-                throw new IllegalStateException("LSM_TRIE shape record of " + record.length + " bytes");
+        if (record[0] == TrieRecords.SHAPE) {
+            TrieRecords.Shape shape = TrieRecords.Shape.decode(record);
+            if (shape.depth() != depth || bucketsRequested && shape.buckets() != buckets) {
+                throw new IllegalArgumentException("this LSM_TRIE store was created with TrieOptions.depth " + shape.depth()
+                        + " and TrieOptions.tableBuckets " + shape.buckets() + "; open it with those, or without"
+                        + " tableBuckets (got " + depth + " and " + buckets + ")");
             }
-            int recordedDepth = record[9];
-            int recordedBuckets = Coding.getShort(record, 10);
-            if (recordedDepth != depth || recordedBuckets != buckets) {
-                throw new IllegalArgumentException("this LSM_TRIE store was created with TrieOptions.depth " + recordedDepth
-                        + " and TrieOptions.tableBuckets " + recordedBuckets + "; open it with those (got " + depth + " and "
-                        + buckets + ")");
-            }
-            long recordedSeed = Coding.getLong(record, 1);
-            if (requestedSeed != null && requestedSeed.longValue() != recordedSeed) {
+            // Placements and clusters depend on the bucket count: a store keeps the one it was made with.
+            size(shape.buckets());
+            if (requestedSeed != null && requestedSeed.longValue() != shape.seed()) {
                 // Every key's place in the trie comes from this hash: another seed would look in the wrong
                 // containers and miss keys.
                 throw new IllegalArgumentException("this LSM_TRIE store was created with TrieOptions.hashSeed "
-                        + recordedSeed + "; open it with that seed or without one (got " + requestedSeed + ")");
+                        + shape.seed() + "; open it with that seed or without one (got " + requestedSeed + ")");
             }
-            hash = new KeyHash(recordedSeed);
-        } else if (record[0] == RECORD_GARBAGE) {
-            int[] pos = {1};
-            long container = Coding.getVarLong(record, pos, record.length);
-            int perMille = (int) Coding.getVarLong(record, pos, record.length);
-            garbage.put(container, perMille);
+            hash = new KeyHash(shape.seed());
+        } else if (record[0] == TrieRecords.GARBAGE) {
+            TrieRecords.Garbage g = TrieRecords.Garbage.decode(record);
+            garbage.put(g.container(), g.perMille());
         } else {
             throw new IllegalStateException("unknown LSM_TRIE scheme record type " + record[0]);
         }
@@ -591,9 +577,9 @@ public final class TrieScheme implements CompactionScheme {
     @Override
     public synchronized List<byte[]> snapshot() {
         List<byte[]> out = new ArrayList<>();
-        out.add(shapeRecord());
+        out.add(new TrieRecords.Shape(hash.seed(), depth, buckets).encode());
         for (Map.Entry<Long, Integer> e : garbage.entrySet()) {
-            out.add(garbageRecord(e.getKey(), e.getValue()));
+            out.add(new TrieRecords.Garbage(e.getKey(), e.getValue()).encode());
         }
         return out;
     }
