@@ -39,6 +39,19 @@ public final class Bytes {
         return p;
     }
 
+    /**
+     * The key order of {@code a} and {@code b} given their first 16 bytes as {@link #prefixAt} longs
+     * ({@code a0}, {@code a1} at 0 and 8): the arrays are read only when those tie (keys that share 16
+     * bytes, or differ only by zero padding).
+     */
+    public static int comparePrefixed(long a0, long a1, byte[] a, long b0, long b1, byte[] b) {
+        int c = Long.compareUnsigned(a0, b0);
+        if (c == 0) {
+            c = Long.compareUnsigned(a1, b1);
+        }
+        return c != 0 ? c : Arrays.compareUnsigned(a, b);
+    }
+
     /** Length of the common prefix of a and b. */
     public static int sharedPrefix(byte[] a, byte[] b) {
         int n = Arrays.mismatch(a, b);

@@ -172,6 +172,8 @@ public final class FlsmScheme implements CompactionScheme {
                 groupEnds.add(out.size());
             }
         }
+        long k0 = Bytes.prefixAt(key, 0, key.length, 0);
+        long k1 = Bytes.prefixAt(key, 0, key.length, 8);
         for (int level = 1; level < numLevels; level++) {
             GuardLevel gl = idx.levels[level];
             if (gl.tableCount == 0) {
@@ -179,9 +181,11 @@ public final class FlsmScheme implements CompactionScheme {
             }
             int before = out.size();
             // Highest sequence first, so a get can skip the tables that cannot hold a newer entry.
-            for (FileMeta f : gl.tables[gl.find(key)]) {
-                if (f.contains(key)) {
-                    out.add(f);
+            int g = gl.find(key, k0, k1);
+            FileMeta[] t = gl.tables[g];
+            for (int i = 0; i < t.length; i++) {
+                if (gl.covers(g, i, key, k0, k1)) {
+                    out.add(t[i]);
                 }
             }
             if (out.size() > before) {
