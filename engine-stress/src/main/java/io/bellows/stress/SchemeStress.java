@@ -141,7 +141,14 @@ final class SchemeStress {
             try {
                 result = Verifier.verify(e, ks, scheme != CompactionStyle.LSM_TRIE, states, h);
             } catch (StressFailure f) {
-                throw f.withContext(describeCheckOpen(e.stats()));
+                String context;
+                try {
+                    context = describeCheckOpen(e.stats());
+                } catch (RuntimeException ex) {
+                    // The failure found is what matters: a store too broken to describe must not hide it.
+                    context = "  check open: its stats failed: " + ex + "\n";
+                }
+                throw f.withContext(context);
             }
             store[0] = describeStore(e.stats().levels());
             return result;

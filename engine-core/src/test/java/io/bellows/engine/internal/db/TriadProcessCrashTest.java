@@ -48,10 +48,12 @@ class TriadProcessCrashTest {
             for (boolean log : new boolean[] {false, true}) {
                 String name = "TriadProcessCrashTest.concurrent[" + policy + "/" + layout + "/log=" + log + "]";
                 long seed = TestSeeds.seed(name);
-                EngineOptions options = EngineConfigs.small(CompactionStyle.TRIAD, policy, layout)
+                EngineOptions.Builder b = EngineConfigs.small(CompactionStyle.TRIAD, policy, layout)
                         .compaction(TriadOptions.builder().hotFraction(0.1).flushThreshold(0).log(log).build())
-                        .memstoreSize(256 << 10).activeSegmentFraction(0.01)
-                        .writeBufferManager(WriteBufferManager.create(300 << 10)).build();
+                        .memstoreSize(256 << 10).activeSegmentFraction(0.01);
+                // Images open outside the live engine's MemStore budget, so they do not change its flushes.
+                EngineOptions imageOptions = b.build();
+                EngineOptions options = b.writeBufferManager(WriteBufferManager.create(300 << 10)).build();
                 CrashableFileSystem fs = new CrashableFileSystem();
                 EngineImpl db = EngineImpl.open(DIR, options, fs);
                 List<Thread> threads = new ArrayList<>();
@@ -60,7 +62,7 @@ class TriadProcessCrashTest {
                     int thread = t;
                     Thread th = new Thread(() -> {
                         try {
-                            writer(name, seed, thread, db, fs, options);
+                            writer(name, seed, thread, db, fs, imageOptions);
                         } catch (Throwable e) {
                             failure.compareAndSet(null, e);
                         }
@@ -68,19 +70,22 @@ class TriadProcessCrashTest {
                     threads.add(th);
                     th.start();
                 }
-                for (Thread th : threads) {
-                    th.join();
-                }
-                db.close();
-                if (failure.get() != null) {
-                    throw new AssertionError(name + " seed=" + seed, failure.get());
+                try {
+                    for (Thread th : threads) {
+                        th.join();
+                    }
+                    if (failure.get() != null) {
+                        throw new AssertionError(name + " seed=" + seed, failure.get());
+                    }
+                } finally {
+                    db.close();
                 }
             }
         }
     }
 
     private static void writer(String name, long seed, int thread, EngineImpl db, CrashableFileSystem fs,
-            EngineOptions options) throws Exception {
+            EngineOptions imageOptions) throws Exception {
         Random rnd = new Random(seed + thread);
         String p = "t" + thread + "-";
         Map<String, byte[]> model = new HashMap<>();
@@ -120,7 +125,7 @@ class TriadProcessCrashTest {
                         snaps.poll().close();
                     }
                 } else if (rnd.nextInt(3) == 0) {
-                    EngineImpl img = EngineImpl.open(DIR, options, fs.processCrash());
+                    EngineImpl img = EngineImpl.open(DIR, imageOptions, fs.processCrash());
                     try {
                         for (int g = 0; g < 40; g++) {
                             for (int m = 0; m < 5; m++) {

@@ -29,7 +29,13 @@ final class TrieRecords {
             if (record.length != 12) {
                 throw new IllegalStateException("LSM_TRIE shape record of " + record.length + " bytes");
             }
-            return new Shape(Coding.getLong(record, 1), record[9], Coding.getShort(record, 10));
+            Shape s = new Shape(Coding.getLong(record, 1), record[9], Coding.getShort(record, 10));
+            // What TrieOptions accepts: a store adopts the bucket count, so a bad one must not get through.
+            if (s.depth < 2 || s.depth > 8 || s.buckets < 4 || s.buckets > 65000) {
+                throw new IllegalStateException("LSM_TRIE shape record with depth " + s.depth + " and "
+                        + s.buckets + " buckets per table");
+            }
+            return s;
         }
     }
 

@@ -546,7 +546,7 @@ public final class TrieScheme implements CompactionScheme {
             if (shape.depth() != depth || bucketsRequested && shape.buckets() != buckets) {
                 throw new IllegalArgumentException("this LSM_TRIE store was created with TrieOptions.depth " + shape.depth()
                         + " and TrieOptions.tableBuckets " + shape.buckets() + "; open it with those, or without"
-                        + " tableBuckets (got " + depth + " and " + buckets + ")");
+                        + " tableBuckets (got " + depth + " and " + (bucketsRequested ? buckets : "none") + ")");
             }
             // Placements and clusters depend on the bucket count: a store keeps the one it was made with.
             size(shape.buckets());
