@@ -33,7 +33,8 @@ final class OptionsText {
                 + (o.traceFile() != null ? ", trace=" + o.traceFile() + "/" + o.traceOptions() : "")
                 + (c instanceof TrieOptions t ? ", trie{depth=" + t.depth() + ", piles="
                         + t.pileTrigger() + "/" + t.pileSlowdown() + "/" + t.pileStop() + ", buckets="
-                        + t.tableBuckets() + (t.tableBucketsSet() ? "" : " or the store's") + ", bloomBits=" + t.bloomBitsPerKey() + ", filterCache="
+                        + t.tableBuckets() + (t.tableBucketsSet() ? "" : " or the store's") + ", bloomBits="
+                        + t.bloomBitsPerKey() + ", filterCache="
                         + t.filterCacheSize() + ", gcRatio=" + t.gcGarbageRatio() + "}" : "")
                 + (c instanceof TriadOptions t ? ", " + t : "") + "}";
     }
