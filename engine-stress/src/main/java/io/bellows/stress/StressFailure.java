@@ -11,6 +11,7 @@ final class StressFailure extends Exception {
     private final String key;
     private final String expected;
     private final String found;
+    private final String history;
 
     StressFailure(String what, String key, String expected, String found, String history) {
         super(what + ": " + key + "\n  expected: " + expected + "\n  found:    " + found
@@ -19,6 +20,7 @@ final class StressFailure extends Exception {
         this.key = key;
         this.expected = expected;
         this.found = found;
+        this.history = history;
     }
 
     /**
@@ -26,14 +28,9 @@ final class StressFailure extends Exception {
      * shape) after the history, for the next person to read the store's state from the report alone.
      */
     StressFailure withContext(String context) {
-        StressFailure f = new StressFailure(what, key, expected, found, historyOf(getMessage()) + context);
+        StressFailure f = new StressFailure(what, key, expected, found, history + context);
         f.setStackTrace(getStackTrace());
         return f;
-    }
-
-    private static String historyOf(String message) {
-        int at = message.indexOf("\n  history:\n");
-        return at < 0 ? "" : message.substring(at + "\n  history:\n".length());
     }
 
     String what() {
