@@ -139,9 +139,11 @@ public final class BellowsBench {
             byte[] valuePool = ValueGenerator.pool(o.seed(), o.valueSize());
             SplittableRandom random = new SplittableRandom(o.seed());
             AtomicLong records = new AtomicLong(o.num());
+            long openStart = System.nanoTime();
             BenchEngine db = opener.open(dir.path(), o);
+            long openNanos = System.nanoTime() - openStart;
             try {
-                report.printTableIo(db.stats().io().tableIoMode());
+                report.printTableIo(db.stats().io().tableIoMode(), openNanos);
                 report.printResultHeader();
                 boolean empty = !o.useExistingDb();
                 int replays = 0;

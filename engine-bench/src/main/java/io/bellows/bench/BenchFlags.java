@@ -290,6 +290,9 @@ final class BenchFlags {
                 "engine threads for flushes and compactions",
                 (v, s) -> engine("background_threads",
                         () -> v.engine.backgroundThreads((int) longIn("background_threads", s, 1, 64))));
+        add(m, "preload_tables", "N", Integer.toString(d.preloadTableThreads()),
+                "threads that open every table at open (RocksDB's max_open_files=-1, its default); 0 = on first read",
+                (v, s) -> engine("preload_tables", () -> v.engine.preloadTables((int) longIn("preload_tables", s, 0, 64))));
         add(m, "num_levels", "N", Integer.toString(d.numLevels()), "levels including L0",
                 (v, s) -> engine("num_levels", () -> v.engine.numLevels((int) longIn("num_levels", s, 2, 20))));
         SchemeFlags.add(m);

@@ -72,8 +72,10 @@ final class ReportPrinter {
         return Runtime.getRuntime().maxMemory();
     }
 
-    void printTableIo(String mode) {
+    /** The table I/O mode and how long the engine took to open (recovery, and any preload of tables). */
+    void printTableIo(String mode, long openNanos) {
         line("table I/O", mode);
+        line("opened in", String.format(Locale.ROOT, "%.2f s", openNanos / 1e9));
         out.println();
     }
 

@@ -161,6 +161,11 @@ public final class EngineOptions {
         return values.backgroundThreads;
     }
 
+    /** Threads that open every table during {@link Engine#open}; 0 opens each on its first read. */
+    public int preloadTableThreads() {
+        return values.preloadTableThreads;
+    }
+
     /** Whether opening a directory without a store creates one. */
     public boolean createIfMissing() {
         return values.createIfMissing;
@@ -272,6 +277,7 @@ public final class EngineOptions {
         private Duration walSyncInterval = Duration.ofMillis(100);
         private boolean directIo = true;
         private int backgroundThreads = 2;
+        private int preloadTableThreads;
         private boolean createIfMissing = true;
         private boolean errorIfExists = false;
         private WalRecoveryMode walRecoveryMode = WalRecoveryMode.POINT_IN_TIME;
@@ -454,6 +460,17 @@ public final class EngineOptions {
             return this;
         }
 
+        /**
+         * Opens the reader of every table (index, filter, properties) during {@link Engine#open}, on this many
+         * threads, so that no read pays a table's open (RocksDB's {@code max_open_files=-1}); 0 to 64,
+         * default 0: each table opens on its first read, as in LevelDB. The open then takes longer, by about
+         * three block reads per table divided among the threads.
+         */
+        public Builder preloadTables(int threads) {
+            preloadTableThreads = (int) OptionChecks.range("preloadTables", threads, 0, 64);
+            return this;
+        }
+
         /** Whether opening a directory without a store creates one; default true. */
         public Builder createIfMissing(boolean create) {
             createIfMissing = create;
@@ -483,7 +500,7 @@ public final class EngineOptions {
          * (compacting policies only); 0.001 to 1, default 0.02. See docs/tuning.md.
          */
         public Builder activeSegmentFraction(double fraction) {
-            activeSegmentFraction = fraction("activeSegmentFraction", fraction, 0.001, 1);
+            activeSegmentFraction = OptionChecks.fraction("activeSegmentFraction", fraction, 0.001, 1);
             return this;
         }
 
@@ -498,7 +515,7 @@ public final class EngineOptions {
          * fraction of redundant versions found by the last merge exceeds it; 0 to 1, default 0.2.
          */
         public Builder adaptiveThreshold(double threshold) {
-            adaptiveThreshold = fraction("adaptiveThreshold", threshold, 0, 1);
+            adaptiveThreshold = OptionChecks.fraction("adaptiveThreshold", threshold, 0, 1);
             return this;
         }
 
@@ -560,30 +577,9 @@ public final class EngineOptions {
                 throw new IllegalArgumentException("TRIAD l0MaxTables (" + t.l0MaxTables() + ") exceeds the L0 stop"
                         + " trigger (" + l0StopTrigger + "): writers would stop behind a deferred L0 compaction");
             }
-            if (memoryLayout == MemoryLayout.OFF_HEAP && !mslab) {
-                throw new IllegalArgumentException("memoryLayout OFF_HEAP keeps every cell in off-heap chunks;"
-                        + " it cannot be combined with mslab(false)");
-            }
-            if (memoryLayout == MemoryLayout.OFF_HEAP && maxValueLengthSet && offHeapLimit > 0
-                    && maxValueLength > offHeapLimit) {
-                // A value larger than the whole off-heap budget could never be written; refuse the pair now.
-                // (A default maxValueLength is not checked: a write that cannot fit is refused when made.)
-                throw new IllegalArgumentException("maxValueLength (" + maxValueLength + ") exceeds offHeapLimit ("
-                        + offHeapLimit + "): under memoryLayout OFF_HEAP every value lives in the off-heap MemStore");
-            }
-            if (offHeapLimit > 0 && offHeapLimit < 3 * memstoreSize) {
-                throw new IllegalArgumentException("offHeapLimit (" + offHeapLimit + ") must be at least three"
-                        + " times memstoreSize (" + 3 * memstoreSize + "): a full MemStore, the one being flushed"
-                        + " and their index chunks must fit");
-            }
+            OptionChecks.memoryLayout(memoryLayout, mslab, maxValueLengthSet ? maxValueLength : -1, offHeapLimit,
+                    memstoreSize);
             return new EngineOptions(this);
-        }
-
-        private static double fraction(String name, double v, double min, double max) {
-            if (!(v >= min && v <= max)) {
-                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", got " + v);
-            }
-            return v;
         }
 
         /** A builder with the same settings (every field is an immutable value, so a shallow copy is one). */

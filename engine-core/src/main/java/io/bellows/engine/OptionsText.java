@@ -22,6 +22,7 @@ final class OptionsText {
                 + o.softPendingCompactionBytesLimit() + "/" + o.hardPendingCompactionBytesLimit()
                 + ", walSyncInterval=" + o.walSyncInterval() + ", walRecoveryMode=" + o.walRecoveryMode()
                 + ", directIo=" + o.directIo() + ", backgroundThreads=" + o.backgroundThreads()
+                + (o.preloadTableThreads() > 0 ? ", preloadTables=" + o.preloadTableThreads() : "")
                 + (c instanceof FlsmOptions f ? ", flsm=" + f.topLevelBits() + "/" + f.bitDecrement()
                         + "/" + f.maxTablesPerGuard() + "/" + f.guardMaxBytes() + "/" + f.guardMinBytes() + "/"
                         + f.seekCompactionThreshold() + (f.parallelSeeks() ? "/parallel-seeks" : "") : "")

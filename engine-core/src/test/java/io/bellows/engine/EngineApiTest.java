@@ -218,6 +218,8 @@ class EngineApiTest {
                 () -> EngineOptions.builder().memstoreSize(10));
         assertTrue(e.getMessage().contains("memstoreSize must be between"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> EngineOptions.builder().l0Triggers(10, 5, 20));
+        e = assertThrows(IllegalArgumentException.class, () -> EngineOptions.builder().preloadTables(65));
+        assertEquals("preloadTables must be between 0 and 64, got 65", e.getMessage());
     }
 
     @Test

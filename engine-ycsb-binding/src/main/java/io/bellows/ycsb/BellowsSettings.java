@@ -87,6 +87,7 @@ final class BellowsSettings {
         OPTIONS.put("bellows.wal_sync_interval_ms", (b, k, v) -> b.walSyncInterval(Duration.ofMillis(parseInt(k, v))));
         OPTIONS.put("bellows.direct_io", (b, k, v) -> b.directIo(parseBoolean(k, v)));
         OPTIONS.put("bellows.background_threads", (b, k, v) -> b.backgroundThreads(parseInt(k, v)));
+        OPTIONS.put("bellows.preload_tables", (b, k, v) -> b.preloadTables(parseInt(k, v)));
         OPTIONS.put("bellows.create_if_missing", (b, k, v) -> b.createIfMissing(parseBoolean(k, v)));
         OPTIONS.put("bellows.error_if_exists", (b, k, v) -> b.errorIfExists(parseBoolean(k, v)));
         OPTIONS.put("bellows.active_segment_fraction", (b, k, v) -> b.activeSegmentFraction(parseDouble(k, v)));

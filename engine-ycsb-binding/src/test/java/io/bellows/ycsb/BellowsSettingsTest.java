@@ -51,6 +51,7 @@ class BellowsSettingsTest {
                 "bellows.l0_stop_trigger", "50",
                 "bellows.wal_sync_interval_ms", "7",
                 "bellows.background_threads", "3",
+                "bellows.preload_tables", "4",
                 "bellows.create_if_missing", "false",
                 "bellows.error_if_exists", "true"));
         EngineOptions o = s.options();
@@ -73,6 +74,7 @@ class BellowsSettingsTest {
         assertEquals(50, o.l0StopTrigger());
         assertEquals(Duration.ofMillis(7), o.walSyncInterval());
         assertEquals(3, o.backgroundThreads());
+        assertEquals(4, o.preloadTableThreads());
         assertFalse(o.createIfMissing());
         assertTrue(o.errorIfExists());
     }

@@ -130,6 +130,9 @@ public final class EngineImpl implements Engine {
             lock = fs.lock(dir.resolve(FileNames.LOCK));
             walRetention.attach(new Recovery(ctx, flushWriter).run());
             scheme.recovered(versions.current(), tables);
+            if (options.preloadTableThreads() > 0) {
+                tables.preload(versions.current(), options.preloadTableThreads());
+            }
             sweeper.sweepAtOpen();
             ok = true;
         } finally {

@@ -11,10 +11,14 @@ import io.bellows.engine.internal.table.TableFormats;
 import io.bellows.engine.internal.table.WrittenTable;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
+import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Open table readers by file number. The reader of a table this engine writes is built by its writer
@@ -74,6 +78,60 @@ final class TableCache implements TableSource, AutoCloseable {
         OpenTable r = open(file.number);
         file.cacheReader(r);
         return r;
+    }
+
+    /**
+     * Opens the reader of every table of {@code v} now, on {@code threads} threads, so that no read
+     * pays a table's open (RocksDB's {@code max_open_files=-1}, on {@code max_file_opening_threads}).
+     * A table that fails to open is left to open on its first read, which reports the failure where it
+     * matters, as a table opened lazily would. Returns how many readers are open afterwards.
+     */
+    int preload(Version v, int threads) {
+        List<FileMeta> files = new ArrayList<>(v.totalFiles());
+        for (int level = 0; level < v.numLevels(); level++) {
+            files.addAll(v.files(level));
+        }
+        if (threads <= 1 || files.size() < 2) {
+            for (FileMeta f : files) {
+                tryOpen(f);
+            }
+            return openReaders();
+        }
+        AtomicInteger next = new AtomicInteger();
+        Thread[] workers = new Thread[Math.min(threads, files.size())];
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new Thread(() -> {
+                for (int n; (n = next.getAndIncrement()) < files.size(); ) {
+                    tryOpen(files.get(n));
+                }
+            }, "bellows-table-open-" + (i + 1));
+            workers[i].setDaemon(true);
+            workers[i].start();
+        }
+        boolean interrupted = false;
+        for (Thread w : workers) {
+            while (true) {
+                try {
+                    w.join();
+                    break;
+                } catch (InterruptedException e) {
+                    // The open goes on (its readers are shared with the workers); the caller sees the flag.
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return openReaders();
+    }
+
+    private void tryOpen(FileMeta f) {
+        try {
+            open(f);
+        } catch (IOException | RuntimeException e) {
+            // Opened again, and reported, by the table's first read.
+        }
     }
 
     @Override

@@ -3,14 +3,20 @@ package io.bellows.engine.internal.db;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
+import io.bellows.engine.CorruptionException;
+import io.bellows.engine.EngineConfigs;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
+import io.bellows.engine.InMemoryCompaction;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.io.CrashableFileSystem;
+import io.bellows.engine.internal.version.FileNames;
 import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,6 +70,53 @@ class NewTableReadersTest {
             long reads = db.stats().reads().blockReads() - before.blockReads();
             // One data block per get, plus the tables a bloom false positive sends it to.
             assertTrue(reads >= gets && reads <= gets * 1.05, reads + " block reads for " + gets + " gets, seed=" + seed);
+        }
+    }
+
+    /**
+     * With {@code preloadTables}, a reopened store has every table open when open returns (the tables of
+     * an earlier run, which no writer handed over); without it, none until read. A table whose footer is
+     * damaged does not fail the open: its first read reports it, as a lazily opened table's would.
+     */
+    @ParameterizedTest
+    @EnumSource(CompactionStyle.class)
+    void preloadOpensEveryTableOfAReopenedStore(CompactionStyle style) throws Exception {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineOptions.Builder b = EngineConfigs.small(style, InMemoryCompaction.NONE);
+        try (EngineImpl db = EngineImpl.open(DIR, b.build(), fs)) {
+            Random rnd = new Random(7);
+            for (int k = 0; k < 3000; k++) {
+                byte[] v = new byte[300];
+                rnd.nextBytes(v);
+                db.put(key(k), v);
+            }
+            db.flush();
+            TrieEngineTest.waitForCompactions(db);
+        }
+        long[] live;
+        try (EngineImpl db = EngineImpl.open(DIR, b.build(), fs)) {
+            live = db.versions().liveTables().toArray();
+            assertTrue(live.length > 3, style + " tables: " + live.length);
+            assertTrue(db.tables().openReaders() < live.length, "lazily: " + db.tables().openReaders());
+        }
+        try (EngineImpl db = EngineImpl.open(DIR, b.preloadTables(3).build(), fs)) {
+            for (long n : live) {
+                assertNotNull(db.tables().ifOpen(n), style + " table " + n + " is not open");
+            }
+        }
+        Path damaged = FileNames.table(DIR, live[0]);
+        byte[] bytes = fs.readAll(damaged);
+        bytes[bytes.length - 9] ^= 0x40;
+        fs.overwrite(damaged, bytes);
+        try (EngineImpl db = EngineImpl.open(DIR, b.preloadTables(3).build(), fs)) {
+            assertNull(db.tables().ifOpen(live[0]), "a damaged table stays closed");
+            assertEquals(live.length - 1, db.tables().openReaders());
+            CorruptionException e = assertThrows(CorruptionException.class, () -> {
+                for (int k = 0; k < 3000; k++) {
+                    db.get(key(k));
+                }
+            });
+            assertEquals(damaged, e.file());
         }
     }
 
