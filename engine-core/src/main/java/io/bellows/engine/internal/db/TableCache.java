@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Open table readers by file number. The reader of a table this engine writes is built by its writer
  * ({@link #adopt}); any other (a table of an earlier run) is opened on first use, reading its footer,
- * index and filter once, or during the engine's open with {@code preloadTables} ({@link #preload}). Readers are kept until their file is deleted, which happens only when no live
- * version holds it.
+ * index and filter once, or during the engine's open with {@code preloadTables} ({@link #preload}).
+ * Readers are kept until their file is deleted, which happens only when no live version holds it.
  * The file header's kind picks the format's opener from the {@link TableFormats} registry.
  */
 final class TableCache implements TableSource, AutoCloseable {
