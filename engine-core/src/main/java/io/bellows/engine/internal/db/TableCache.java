@@ -84,9 +84,9 @@ final class TableCache implements TableSource, AutoCloseable {
      * Opens the reader of every table of {@code v} now, on {@code threads} threads, so that no read
      * pays a table's open (RocksDB's {@code max_open_files=-1}, on {@code max_file_opening_threads}).
      * A table that fails to open is left to open on its first read, which reports the failure where it
-     * matters, as a table opened lazily would. Returns how many readers are open afterwards.
+     * matters, as a table opened lazily would.
      */
-    int preload(Version v, int threads) {
+    void preload(Version v, int threads) {
         List<FileMeta> files = new ArrayList<>(v.totalFiles());
         for (int level = 0; level < v.numLevels(); level++) {
             files.addAll(v.files(level));
@@ -95,7 +95,7 @@ final class TableCache implements TableSource, AutoCloseable {
             for (FileMeta f : files) {
                 tryOpen(f);
             }
-            return openReaders();
+            return;
         }
         AtomicInteger next = new AtomicInteger();
         Thread[] workers = new Thread[Math.min(threads, files.size())];
@@ -123,7 +123,6 @@ final class TableCache implements TableSource, AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        return openReaders();
     }
 
     private void tryOpen(FileMeta f) {

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.trie;
 
+import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.util.Coding;
 import java.util.Arrays;
 
@@ -30,10 +31,11 @@ final class TrieRecords {
                 throw new IllegalStateException("LSM_TRIE shape record of " + record.length + " bytes");
             }
             Shape s = new Shape(Coding.getLong(record, 1), record[9], Coding.getShort(record, 10));
-            // What TrieOptions accepts: a store adopts the bucket count, so a bad one must not get through.
-            if (s.depth < 2 || s.depth > 8 || s.buckets < 4 || s.buckets > 65000) {
-                throw new IllegalStateException("LSM_TRIE shape record with depth " + s.depth + " and "
-                        + s.buckets + " buckets per table");
+            // Only what TrieOptions accepts: a store adopts the bucket count, so a bad one must not get through.
+            try {
+                TrieOptions.builder().depth(s.depth).tableBuckets(s.buckets);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("LSM_TRIE shape record: " + e.getMessage(), e);
             }
             return s;
         }
