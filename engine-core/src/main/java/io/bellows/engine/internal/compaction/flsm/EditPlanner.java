@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.flsm;
 
+import com.carrotsearch.hppc.LongHashSet;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
@@ -51,7 +52,7 @@ final class EditPlanner {
     private final int last;
     private final long minBytes;
     private final GuardHash hash;
-    private final Set<Long> deleted = new HashSet<>();
+    private final LongHashSet deleted = new LongHashSet();
     private final List<List<FileMeta>> added = new ArrayList<>();
     /** Guard -> shallowest level it is committed at after this edit, for guards this edit commits. */
     private final Map<GuardSet.Guard, Integer> newFrom = new IdentityHashMap<>();
@@ -131,14 +132,19 @@ final class EditPlanner {
         }
     }
 
+    /**
+     * Commits each uncommitted guard at every level, deepest first, where it can be: committed at the
+     * level below, not cut by a running compaction that started before it, straddled by no table and
+     * (with minBytes) not holding too little. One walk of the uncommitted guards, each going up while it
+     * commits; a walk per level cost a seventh of FLSM's compaction thread with thousands of them. The
+     * checks do not depend on other guards' commits, so the decisions are those of a walk per level.
+     */
     private void commit(List<Running> running) {
-        for (int level = last; level >= 1; level--) {
-            for (GuardSet.Guard g : guards.uncommitted().values()) {
-                if (g.top > level || from(g) != level + 1) {
-                    continue;
-                }
+        for (GuardSet.Guard g : guards.uncommitted().values()) {
+            int top = Math.max(1, g.top);
+            for (int level = g.committedFrom - 1; level >= top; level--) {
                 if (blocked(g, level, running) || straddled(g.key, level) || (minBytes > 0 && small(level, g.key))) {
-                    continue;
+                    break;
                 }
                 newFrom.put(g, level);
                 long id = ids.computeIfAbsent(g, x -> x.id != 0 ? x.id : guards.allocateId());
@@ -147,11 +153,6 @@ final class EditPlanner {
                 }
             }
         }
-    }
-
-    private int from(GuardSet.Guard g) {
-        Integer f = newFrom.get(g);
-        return f != null ? f : g.committedFrom;
     }
 
     private static boolean blocked(GuardSet.Guard g, int level, List<Running> running) {

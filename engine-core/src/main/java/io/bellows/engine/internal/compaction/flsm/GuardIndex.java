@@ -1,11 +1,15 @@
 package io.bellows.engine.internal.compaction.flsm;
 
+import com.carrotsearch.hppc.LongHashSet;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * The FLSM view of one version: L0 as flushed, every deeper level divided by its committed guards,
@@ -88,36 +92,22 @@ final class GuardIndex {
      * @throws IllegalStateException if a table straddles a committed guard or is recorded in another guard
      */
     static GuardLevel buildLevel(Version v, GuardSet guards, int level) {
-        List<byte[]> keys = new ArrayList<>();
-        List<Long> ids = new ArrayList<>();
-        keys.add(null);
-        ids.add(0L);
-        for (GuardSet.Guard g : guards.all().values()) {
-            if (g.committedAt(level)) {
-                keys.add(g.key);
-                ids.add(g.id);
-            }
-        }
-        byte[][] k = keys.toArray(new byte[0][]);
+        NavigableMap<byte[], GuardSet.Guard> committed = guards.committed(level);
+        byte[][] k = new byte[committed.size() + 1][];
         long[] id = new long[k.length];
+        int n = 1;
+        for (GuardSet.Guard g : committed.values()) {
+            k[n] = g.key;
+            id[n] = g.id;
+            n++;
+        }
         List<List<FileMeta>> members = new ArrayList<>(k.length);
         for (int i = 0; i < k.length; i++) {
-            id[i] = ids.get(i);
             members.add(null);
         }
         GuardLevel probe = new GuardLevel(level, k, id, emptyTables(k.length));
         for (FileMeta f : v.files(level)) {
-            int g = probe.find(f.smallestKey);
-            byte[] upper = probe.upper(g);
-            if (upper != null && Bytes.compare(f.largestKey, upper) >= 0) {
-                throw new IllegalStateException("table " + f.number + " at level " + level + " straddles guard "
-                        + Bytes.toHex(upper));
-            }
-            long placement = v.placement(f.number);
-            if (placement != id[g]) {
-                throw new IllegalStateException("table " + f.number + " at level " + level + " is recorded in guard "
-                        + placement + " but lies in guard " + id[g]);
-            }
+            int g = guardOf(v, probe, f);
             if (members.get(g) == null) {
                 members.set(g, new ArrayList<>());
             }
@@ -128,6 +118,73 @@ final class GuardIndex {
             tables[i] = members.get(i) == null ? GuardLevel.NO_TABLES : GuardLevel.sortedNewestFirst(members.get(i));
         }
         return new GuardLevel(level, k, id, tables);
+    }
+
+    /**
+     * Level {@code prev.level} of {@code v}, given {@code prev}, the same level's layout over the list
+     * {@code prevFiles} of an earlier version, with the same guards committed there: only the guards that
+     * gained or lost a table are redone, as {@link #buildLevel} would (a compaction changes a few guards of
+     * a level of thousands). Only the gained tables are checked; the others were when {@code prev} was built.
+     *
+     * @throws IllegalStateException if a gained table straddles a committed guard or is recorded in another guard
+     */
+    static GuardLevel updateLevel(Version v, GuardLevel prev, List<FileMeta> prevFiles) {
+        List<FileMeta> files = v.files(prev.level);
+        LongHashSet before = numbers(prevFiles);
+        LongHashSet after = numbers(files);
+        TreeMap<Integer, List<FileMeta>> gained = new TreeMap<>();
+        for (FileMeta f : prevFiles) {
+            if (!after.contains(f.number)) {
+                gained.computeIfAbsent(prev.find(f.smallestKey), g -> new ArrayList<>());
+            }
+        }
+        for (FileMeta f : files) {
+            if (!before.contains(f.number)) {
+                gained.computeIfAbsent(guardOf(v, prev, f), g -> new ArrayList<>()).add(f);
+            }
+        }
+        if (gained.isEmpty()) {
+            return prev;
+        }
+        int[] changed = new int[gained.size()];
+        FileMeta[][] tables = new FileMeta[changed.length][];
+        int i = 0;
+        for (Map.Entry<Integer, List<FileMeta>> e : gained.entrySet()) {
+            List<FileMeta> t = e.getValue();
+            for (FileMeta f : prev.tables[e.getKey()]) {
+                if (after.contains(f.number)) {
+                    t.add(f);
+                }
+            }
+            changed[i] = e.getKey();
+            tables[i] = GuardLevel.sortedNewestFirst(t);
+            i++;
+        }
+        return prev.withTables(changed, tables);
+    }
+
+    /** The guard of {@code layout} that table {@code f} of {@code v} lies in, checked against its placement. */
+    private static int guardOf(Version v, GuardLevel layout, FileMeta f) {
+        int g = layout.find(f.smallestKey);
+        byte[] upper = layout.upper(g);
+        if (upper != null && Bytes.compare(f.largestKey, upper) >= 0) {
+            throw new IllegalStateException("table " + f.number + " at level " + layout.level + " straddles guard "
+                    + Bytes.toHex(upper));
+        }
+        long placement = v.placement(f.number);
+        if (placement != layout.ids[g]) {
+            throw new IllegalStateException("table " + f.number + " at level " + layout.level + " is recorded in guard "
+                    + placement + " but lies in guard " + layout.ids[g]);
+        }
+        return g;
+    }
+
+    private static LongHashSet numbers(List<FileMeta> files) {
+        LongHashSet out = new LongHashSet(files.size());
+        for (FileMeta f : files) {
+            out.add(f.number);
+        }
+        return out;
     }
 
     private static FileMeta[][] emptyTables(int n) {

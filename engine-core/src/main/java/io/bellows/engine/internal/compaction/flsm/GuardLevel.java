@@ -38,41 +38,84 @@ final class GuardLevel {
     private final long[][] boundPrefixes;
 
     GuardLevel(int level, byte[][] keys, long[] ids, FileMeta[][] tables) {
+        this(level, keys, ids, tables, keyPrefixes(keys), new long[keys.length], new int[keys.length],
+                new long[keys.length][], null);
+    }
+
+    /**
+     * Computes the per-guard figures of the guards {@code changed} (all when null); the others' are
+     * already in the arrays given.
+     */
+    private GuardLevel(int level, byte[][] keys, long[] ids, FileMeta[][] tables, long[] keyPrefixes, long[] bytes,
+            int[] depth, long[][] boundPrefixes, int[] changed) {
         this.level = level;
         this.keys = keys;
         this.ids = ids;
         this.tables = tables;
-        this.bytes = new long[keys.length];
-        this.depth = new int[keys.length];
-        this.keyPrefixes = new long[2 * keys.length];
-        this.boundPrefixes = new long[keys.length][];
+        this.keyPrefixes = keyPrefixes;
+        this.bytes = bytes;
+        this.depth = depth;
+        this.boundPrefixes = boundPrefixes;
+        if (changed == null) {
+            for (int g = 0; g < keys.length; g++) {
+                describe(g);
+            }
+        } else {
+            for (int g : changed) {
+                describe(g);
+            }
+        }
         long total = 0;
         int count = 0;
         for (int g = 0; g < keys.length; g++) {
-            FileMeta[] t = tables[g];
-            if (keys[g] != null) {
-                keyPrefixes[2 * g] = Bytes.prefixAt(keys[g], 0, keys[g].length, 0);
-                keyPrefixes[2 * g + 1] = Bytes.prefixAt(keys[g], 0, keys[g].length, 8);
-            }
-            long[] b = new long[4 * t.length];
-            for (int i = 0; i < t.length; i++) {
-                byte[] lo = t[i].smallestKey;
-                byte[] hi = t[i].largestKey;
-                b[4 * i] = Bytes.prefixAt(lo, 0, lo.length, 0);
-                b[4 * i + 1] = Bytes.prefixAt(lo, 0, lo.length, 8);
-                b[4 * i + 2] = Bytes.prefixAt(hi, 0, hi.length, 0);
-                b[4 * i + 3] = Bytes.prefixAt(hi, 0, hi.length, 8);
-            }
-            boundPrefixes[g] = b;
-            for (FileMeta f : t) {
-                bytes[g] += f.fileSize;
-            }
-            depth[g] = overlapDepth(t);
             total += bytes[g];
-            count += t.length;
+            count += tables[g].length;
         }
         this.totalBytes = total;
         this.tableCount = count;
+    }
+
+    /**
+     * This level with the tables of guards {@code changed[i]} replaced by {@code newTables[i]} (newest
+     * first): the guards' keys and every other guard's figures are shared, not recomputed.
+     */
+    GuardLevel withTables(int[] changed, FileMeta[][] newTables) {
+        FileMeta[][] t = tables.clone();
+        for (int i = 0; i < changed.length; i++) {
+            t[changed[i]] = newTables[i];
+        }
+        return new GuardLevel(level, keys, ids, t, keyPrefixes, bytes.clone(), depth.clone(), boundPrefixes.clone(),
+                changed);
+    }
+
+    private static long[] keyPrefixes(byte[][] keys) {
+        long[] p = new long[2 * keys.length];
+        for (int g = 0; g < keys.length; g++) {
+            if (keys[g] != null) {
+                p[2 * g] = Bytes.prefixAt(keys[g], 0, keys[g].length, 0);
+                p[2 * g + 1] = Bytes.prefixAt(keys[g], 0, keys[g].length, 8);
+            }
+        }
+        return p;
+    }
+
+    /** Sets guard g's bytes, overlap depth and table bound prefixes from its tables. */
+    private void describe(int g) {
+        FileMeta[] t = tables[g];
+        long[] b = new long[4 * t.length];
+        long sum = 0;
+        for (int i = 0; i < t.length; i++) {
+            byte[] lo = t[i].smallestKey;
+            byte[] hi = t[i].largestKey;
+            b[4 * i] = Bytes.prefixAt(lo, 0, lo.length, 0);
+            b[4 * i + 1] = Bytes.prefixAt(lo, 0, lo.length, 8);
+            b[4 * i + 2] = Bytes.prefixAt(hi, 0, hi.length, 0);
+            b[4 * i + 3] = Bytes.prefixAt(hi, 0, hi.length, 8);
+            sum += t[i].fileSize;
+        }
+        boundPrefixes[g] = b;
+        bytes[g] = sum;
+        depth[g] = overlapDepth(t);
     }
 
     int guardCount() {

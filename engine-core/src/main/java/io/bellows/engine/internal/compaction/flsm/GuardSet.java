@@ -50,10 +50,20 @@ final class GuardSet {
     private long epoch;
     /** Per level, bumped whenever the guards committed there (keys or ids) change. */
     private final long[] generation;
+    /**
+     * Per level, the guards committed there. Building a level's index walked every known guard instead: a
+     * 20M-key store at scale factor 64 knew 38,800 guards, 7,000 of them committed at its busiest level,
+     * and that walk after every compaction was a sixth of FLSM's compaction thread.
+     */
+    private final List<TreeMap<byte[], Guard>> committed;
 
     GuardSet(int numLevels) {
         this.numLevels = numLevels;
         this.generation = new long[numLevels];
+        this.committed = new ArrayList<>(numLevels);
+        for (int level = 0; level < numLevels; level++) {
+            committed.add(new TreeMap<>(Bytes.COMPARATOR));
+        }
     }
 
     /** A number that changes whenever the guards committed at {@code level} change. */
@@ -87,6 +97,9 @@ final class GuardSet {
                     int from = Math.min(g.committedFrom, r.level());
                     // A new id changes every level the guard is committed at; a lower level adds the guard there.
                     changed(from, g.id == r.id() ? g.committedFrom : numLevels);
+                    for (int level = from; level < g.committedFrom; level++) {
+                        committed.get(level).put(g.key, g);
+                    }
                     g.id = r.id();
                     g.committedFrom = from;
                     nextId = Math.max(nextId, r.id() + 1);
@@ -99,6 +112,9 @@ final class GuardSet {
                 Guard removed = known.remove(r.key());
                 if (removed != null) {
                     changed(removed.committedFrom, numLevels);
+                    for (int level = removed.committedFrom; level < numLevels; level++) {
+                        committed.get(level).remove(removed.key);
+                    }
                 }
                 uncommitted.remove(r.key());
                 break;
@@ -140,6 +156,11 @@ final class GuardSet {
     /** All guards in key order. */
     NavigableMap<byte[], Guard> all() {
         return known;
+    }
+
+    /** The guards committed at {@code level}, in key order. */
+    NavigableMap<byte[], Guard> committed(int level) {
+        return committed.get(level);
     }
 
     /** Guards not committed at their top level, in key order. */
