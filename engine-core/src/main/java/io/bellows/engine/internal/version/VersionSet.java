@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.version;
 
 import com.carrotsearch.hppc.LongHashSet;
+import com.carrotsearch.hppc.LongLongHashMap;
 import io.bellows.engine.CorruptionException;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.FileSystem;
@@ -14,9 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -92,7 +91,7 @@ public final class VersionSet implements AutoCloseable {
             live.remove(v);
             onUnreferenced.run();
         };
-        this.current = new Version(Version.emptyLevels(numLevels), new HashMap<>(), this.onUnreferenced);
+        this.current = new Version(Version.emptyLevels(numLevels), new LongLongHashMap(), this.onUnreferenced);
         live.add(current);
     }
 
@@ -505,13 +504,13 @@ public final class VersionSet implements AutoCloseable {
     private final class Builder {
         final List<List<FileMeta>> levels = new ArrayList<>();
         private final boolean[] touched = new boolean[numLevels];
-        final Map<Long, Long> placements;
+        final LongLongHashMap placements;
 
         Builder(Version base) {
             for (int i = 0; i < numLevels; i++) {
                 levels.add(base.files(i));
             }
-            placements = new HashMap<>(base.placements());
+            placements = base.placements().clone();
         }
 
         /** Level {@code i}'s list, copied on the first change. */

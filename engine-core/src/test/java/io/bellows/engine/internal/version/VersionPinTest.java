@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.carrotsearch.hppc.LongLongHashMap;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TestSeeds;
 import io.bellows.engine.internal.compaction.leveled.LeveledScheme;
@@ -12,7 +13,6 @@ import io.bellows.engine.internal.util.StripedPins;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,7 +29,7 @@ class VersionPinTest {
     @Test
     void aPinnedVersionOutlivesItsReplacementUntilUnpinned() {
         AtomicInteger unreferenced = new AtomicInteger();
-        Version v = new Version(Version.emptyLevels(1), new HashMap<>(), x -> unreferenced.incrementAndGet());
+        Version v = new Version(Version.emptyLevels(1), new LongLongHashMap(), x -> unreferenced.incrementAndGet());
         int stripe = StripedPins.stripe();
         v.pin(stripe);
         v.pin(stripe);
@@ -48,7 +48,7 @@ class VersionPinTest {
     @Test
     void anUnpinnedVersionIsGivenUpWhenReleased() {
         AtomicInteger unreferenced = new AtomicInteger();
-        Version v = new Version(Version.emptyLevels(1), new HashMap<>(), x -> unreferenced.incrementAndGet());
+        Version v = new Version(Version.emptyLevels(1), new LongLongHashMap(), x -> unreferenced.incrementAndGet());
         int stripe = StripedPins.stripe();
         v.pin(stripe);
         v.unpin(stripe);
