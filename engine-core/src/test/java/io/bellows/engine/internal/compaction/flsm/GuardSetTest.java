@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.TestSeeds;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class GuardSetTest {
@@ -51,6 +55,40 @@ class GuardSetTest {
         s.apply(GuardRecords.delete(b("m")));
         assertNull(s.get(b("m")));
         assertThrows(IllegalStateException.class, () -> s.apply(new byte[] {9}));
+    }
+
+    /** The per-level view of committed guards follows every record, as filtering all guards would. */
+    @Test
+    void committedPerLevelFollowsRandomRecords() {
+        long seed = TestSeeds.seed("GuardSetTest.committedPerLevel");
+        Random rnd = new Random(seed);
+        int numLevels = 5;
+        GuardSet s = new GuardSet(numLevels);
+        for (int i = 0; i < 5000; i++) {
+            byte[] key = b("k" + rnd.nextInt(300));
+            int kind = rnd.nextInt(10);
+            if (kind < 4) {
+                s.apply(GuardRecords.select(1 + rnd.nextInt(numLevels), key));
+            } else if (kind < 9) {
+                s.apply(GuardRecords.commit(1 + rnd.nextInt(numLevels - 1), 1 + rnd.nextInt(3), key));
+            } else {
+                s.apply(GuardRecords.delete(key));
+            }
+            for (int level = 0; level < numLevels; level++) {
+                List<byte[]> expected = new ArrayList<>();
+                for (GuardSet.Guard g : s.all().values()) {
+                    if (g.committedAt(level)) {
+                        expected.add(g.key);
+                    }
+                }
+                List<byte[]> actual = new ArrayList<>(s.committed(level).keySet());
+                assertEquals(expected.size(), actual.size(), "record " + i + " level " + level + ", seed=" + seed);
+                for (int j = 0; j < expected.size(); j++) {
+                    assertArrayEquals(expected.get(j), actual.get(j), "record " + i + " level " + level + ", seed=" + seed);
+                    assertTrue(s.committed(level).get(expected.get(j)) == s.get(expected.get(j)), "seed=" + seed);
+                }
+            }
+        }
     }
 
     @Test
