@@ -52,7 +52,7 @@ final class GuardSet {
     private final long[] generation;
     /**
      * Per level, the guards committed there. Building a level's index walked every known guard instead: a
-     * 20M-key store at scale factor 64 knew 38,800 guards, 7,000 of them committed at its busiest level,
+     * 20M-key store at scale factor 64 knew 38,800 guards, 7,000 of them committed at the level above the last,
      * and that walk after every compaction was a sixth of FLSM's compaction thread.
      */
     private final List<TreeMap<byte[], Guard>> committed;
