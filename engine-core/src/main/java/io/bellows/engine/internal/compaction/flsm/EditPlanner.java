@@ -136,7 +136,7 @@ final class EditPlanner {
      * Commits each uncommitted guard at every level, deepest first, where it can be: committed at the
      * level below, not cut by a running compaction that started before it, straddled by no table and
      * (with minBytes) not holding too little. One walk of the uncommitted guards, each going up while it
-     * commits; a walk per level cost a seventh of FLSM's compaction thread with thousands of them. The
+     * commits; a walk per level, over thousands of them, was 7% of FLSM's compaction thread at 20M entries. The
      * checks do not depend on other guards' commits, so the decisions are those of a walk per level.
      */
     private void commit(List<Running> running) {

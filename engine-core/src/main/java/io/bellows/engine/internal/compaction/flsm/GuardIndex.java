@@ -132,24 +132,25 @@ final class GuardIndex {
         List<FileMeta> files = v.files(prev.level);
         LongHashSet before = numbers(prevFiles);
         LongHashSet after = numbers(files);
-        TreeMap<Integer, List<FileMeta>> gained = new TreeMap<>();
+        // Guard -> the tables it gained; a guard that only lost tables maps to an empty list.
+        TreeMap<Integer, List<FileMeta>> changedGuards = new TreeMap<>();
         for (FileMeta f : prevFiles) {
             if (!after.contains(f.number)) {
-                gained.computeIfAbsent(prev.find(f.smallestKey), g -> new ArrayList<>());
+                changedGuards.computeIfAbsent(prev.find(f.smallestKey), g -> new ArrayList<>());
             }
         }
         for (FileMeta f : files) {
             if (!before.contains(f.number)) {
-                gained.computeIfAbsent(guardOf(v, prev, f), g -> new ArrayList<>()).add(f);
+                changedGuards.computeIfAbsent(guardOf(v, prev, f), g -> new ArrayList<>()).add(f);
             }
         }
-        if (gained.isEmpty()) {
+        if (changedGuards.isEmpty()) {
             return prev;
         }
-        int[] changed = new int[gained.size()];
+        int[] changed = new int[changedGuards.size()];
         FileMeta[][] tables = new FileMeta[changed.length][];
         int i = 0;
-        for (Map.Entry<Integer, List<FileMeta>> e : gained.entrySet()) {
+        for (Map.Entry<Integer, List<FileMeta>> e : changedGuards.entrySet()) {
             List<FileMeta> t = e.getValue();
             for (FileMeta f : prev.tables[e.getKey()]) {
                 if (after.contains(f.number)) {
