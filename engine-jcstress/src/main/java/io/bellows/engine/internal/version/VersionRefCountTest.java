@@ -3,7 +3,7 @@ package io.bellows.engine.internal.version;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.HashMap;
+import com.carrotsearch.hppc.LongLongHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -36,7 +36,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class VersionRefCountTest {
     final AtomicInteger unreferenced = new AtomicInteger();
-    final Version version = new Version(Version.emptyLevels(3), new HashMap<>(), v -> unreferenced.incrementAndGet());
+    final Version version = new Version(Version.emptyLevels(3), new LongLongHashMap(), v -> unreferenced.incrementAndGet());
 
     @Actor
     public void reader(II_Result r) {
