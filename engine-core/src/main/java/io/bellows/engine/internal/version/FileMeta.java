@@ -1,8 +1,10 @@
 package io.bellows.engine.internal.version;
 
+import com.carrotsearch.hppc.LongHashSet;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import java.util.Comparator;
+import java.util.List;
 
 /**
  * What the manifest records of one table: its number, size, key range and entry count. Immutable but
@@ -48,6 +50,15 @@ public final class FileMeta {
     /** Keeps the table's open reader (the table cache's alone). */
     public void cacheReader(Object r) {
         reader = r;
+    }
+
+    /** The numbers of {@code files}, unboxed. */
+    public static LongHashSet numbers(List<FileMeta> files) {
+        LongHashSet out = new LongHashSet(files.size());
+        for (FileMeta f : files) {
+            out.add(f.number);
+        }
+        return out;
     }
 
     /** Whether the table's user-key range contains {@code key}. */

@@ -130,8 +130,8 @@ final class GuardIndex {
      */
     static GuardLevel updateLevel(Version v, GuardLevel prev, List<FileMeta> prevFiles) {
         List<FileMeta> files = v.files(prev.level);
-        LongHashSet before = numbers(prevFiles);
-        LongHashSet after = numbers(files);
+        LongHashSet before = FileMeta.numbers(prevFiles);
+        LongHashSet after = FileMeta.numbers(files);
         // Guard -> the tables it gained; a guard that only lost tables maps to an empty list.
         TreeMap<Integer, List<FileMeta>> changedGuards = new TreeMap<>();
         for (FileMeta f : prevFiles) {
@@ -178,14 +178,6 @@ final class GuardIndex {
                     + placement + " but lies in guard " + layout.ids[g]);
         }
         return g;
-    }
-
-    private static LongHashSet numbers(List<FileMeta> files) {
-        LongHashSet out = new LongHashSet(files.size());
-        for (FileMeta f : files) {
-            out.add(f.number);
-        }
-        return out;
     }
 
     private static FileMeta[][] emptyTables(int n) {

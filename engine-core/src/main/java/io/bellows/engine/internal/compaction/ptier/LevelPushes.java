@@ -38,11 +38,7 @@ final class LevelPushes {
 
     /** Starts pushing every table {@code files} of {@code level} holds now. */
     synchronized void start(int level, List<FileMeta> files) {
-        LongHashSet s = new LongHashSet(files.size());
-        for (FileMeta f : files) {
-            s.add(f.number);
-        }
-        pushing[level] = s;
+        pushing[level] = FileMeta.numbers(files);
     }
 
     /**
