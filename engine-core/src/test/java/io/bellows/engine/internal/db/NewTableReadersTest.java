@@ -150,9 +150,10 @@ class NewTableReadersTest {
     }
 
     /**
-     * A table of the deepest level that holds any. Not an L0 table: TRIAD's open reads those (a CL-table
-     * names the logs it needs, and L0 and base-level tables carry TRIAD-DISK's sketches), so a damaged one
-     * fails the open there, as RocksDB's open fails on a damaged table it opens.
+     * A table of the deepest level that holds any: not one TRIAD's open reads. That open reads its L0
+     * tables (a CL-table names the logs it needs) and the sketches of its L0 and base-level tables, so a
+     * damaged one of those fails the open, as RocksDB's open fails on a damaged table it opens; this
+     * store's data spans more than one level, so the deepest is below TRIAD's base level.
      */
     private static long tableOfDeepestLevel(Version v) {
         for (int level = v.numLevels() - 1; level > 0; level--) {
