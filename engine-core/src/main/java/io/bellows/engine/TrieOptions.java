@@ -78,12 +78,12 @@ public final class TrieOptions implements CompactionOptions {
         return pileTrigger;
     }
 
-    /** Flushes' worth of data in the root pile at which writers are slowed down. */
+    /** Tables in the root pile at which writers are slowed down. */
     public int pileSlowdown() {
         return pileSlowdown;
     }
 
-    /** Flushes' worth of data in the root pile at which writers stop until compaction catches up. */
+    /** Tables in the root pile at which writers stop until compaction catches up. */
     public int pileStop() {
         return pileStop;
     }
@@ -184,10 +184,8 @@ public final class TrieOptions implements CompactionOptions {
 
         /**
          * Pile limits: full HTables' worth of data in a container that start its compaction (default 8,
-         * the fan-out), and flushes' worth of data in the root pile that slow writers down (default 14) and
-         * stop them (default 20, the authors' code, where a flush writes one table); a flush's worth is
-         * the MemStore size, or one full table where that is larger. 2 to 1000, compaction &lt;= slowdown
-         * &lt;= stop.
+         * the fan-out), and root-pile table counts that slow writers down (default 14) and stop them
+         * (default 20, the authors' code); 2 to 1000, compaction &lt;= slowdown &lt;= stop.
          */
         public Builder pileLimits(int compaction, int slowdown, int stop) {
             OptionChecks.range("TrieOptions.pileTrigger", compaction, 2, 1000);

@@ -84,8 +84,6 @@ public final class TrieScheme implements CompactionScheme {
     private final int pileTrigger;
     private final int pileSlowdown;
     private final int pileStop;
-    /** Data bytes one flush brings to the root (the MemStore size): the unit of the root's write limits. */
-    private final long flushVolume;
     /**
      * Buckets of a full table, with the capacity and trigger volume they make: the store's recorded count
      * when the options leave it unset (set at recovery, before any background thread starts).
@@ -123,7 +121,6 @@ public final class TrieScheme implements CompactionScheme {
         pileTrigger = t.pileTrigger();
         pileSlowdown = t.pileSlowdown();
         pileStop = t.pileStop();
-        flushVolume = o.memstoreSize();
         bucketsRequested = t.tableBucketsSet();
         bloomBitsPerKey = t.bloomBitsPerKey();
         gcRatio = t.gcGarbageRatio();
@@ -526,18 +523,10 @@ public final class TrieScheme implements CompactionScheme {
         return c;
     }
 
-    /**
-     * Writers wait on the root pile, counted in flushes as RocksDB's L0 is in files (a flush's worth is the
-     * MemStore size, or a full table where that is larger). The default 64 MiB MemStore brings about nine
-     * of the default tables' worth per flush, so limits counted in tables put the slowdown mark one flush
-     * past the compaction trigger, and writers were delayed whenever the one compaction thread was busy
-     * below the root until the next flush (docs/benchmarks.md, "The 100M stores read again").
-     */
     @Override
     public WritePressure pressure(Version v) {
         PileIndex idx = piles(v);
-        double flushes = (double) idx.volume(Containers.ROOT) / Math.max(tableCapacity, flushVolume);
-        return WritePressure.of(flushes, pileSlowdown, pileStop);
+        return WritePressure.of((double) idx.volume(Containers.ROOT) / tableCapacity, pileSlowdown, pileStop);
     }
 
     @Override

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.TrieOptions;
 import io.bellows.engine.internal.compaction.Compaction;
-import io.bellows.engine.internal.compaction.WritePressure;
 import io.bellows.engine.internal.io.CrashableFileSystem;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.version.FileMeta;
@@ -37,7 +36,14 @@ class TrieSchemeTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        useScheme(64 << 20, 16);
+        EngineOptions o = EngineOptions.builder()
+                .compaction(TrieOptions.builder().tableBuckets(16).depth(3).pileLimits(4, 8, 12).hashSeed(1).build())
+                .build();
+        scheme = new TrieScheme(o);
+        CrashableFileSystem fs = new CrashableFileSystem();
+        fs.createDirectories(Path.of("/db"));
+        versions = new VersionSet(Path.of("/db"), fs, 3, scheme, () -> {});
+        versions.create("LSM_TRIE");
     }
 
     /** A table of {@code dataBytes} in {@code container}, newer than every table made before it. */
@@ -153,59 +159,6 @@ class TrieSchemeTest {
         long child = Containers.child(Containers.ROOT, 3);
         v = add(child, 1 << 10, new ArrayList<>());
         assertNull(scheme.pick(v, Set.of(versions.current().files(1).get(0).number)), "a busy child blocks the push");
-    }
-
-    /**
-     * The root's write limits count flushes (pileLimits 4 / 8 / 12 here): a MemStore of 256 KiB, four
-     * times these tables' capacity, slows writers at 8 flushes' worth of root data, 2 MiB, and stops them
-     * at 12, 3 MiB, however many tables carry it; counted in tables, 8 full ones (under 0.5 MiB) would
-     * already have slowed them.
-     */
-    @Test
-    void rootWriteLimitsCountFlushesOfTheMemStore() throws IOException {
-        useScheme(256 << 10, 16);
-        List<FileMeta> root = new ArrayList<>();
-        Version v = null;
-        for (int i = 0; i < 7; i++) {
-            v = add(Containers.ROOT, 256 << 10, root);
-        }
-        assertEquals(WritePressure.NONE, scheme.pressure(v), "7 flushes' worth");
-        v = add(Containers.ROOT, 128 << 10, root);
-        v = add(Containers.ROOT, 128 << 10, root);
-        assertEquals(WritePressure.SLOWDOWN, scheme.pressure(v), "8 flushes' worth in 9 tables");
-        for (int i = 0; i < 3; i++) {
-            v = add(Containers.ROOT, 256 << 10, root);
-        }
-        assertEquals(WritePressure.SLOWDOWN, scheme.pressure(v), "11 flushes' worth");
-        v = add(Containers.ROOT, 256 << 10, root);
-        assertEquals(WritePressure.STOP, scheme.pressure(v), "12 flushes' worth");
-    }
-
-    /** A MemStore smaller than a table: a flush's worth is one full table, as the limits were before. */
-    @Test
-    void rootWriteLimitsCountFullTablesWhereTheyExceedTheMemStore() throws IOException {
-        useScheme(64 << 10, 2048);
-        long capacity = HTableFormat.capacity(2048);
-        List<FileMeta> root = new ArrayList<>();
-        Version v = null;
-        for (int i = 0; i < 7; i++) {
-            v = add(Containers.ROOT, capacity, root);
-        }
-        assertEquals(WritePressure.NONE, scheme.pressure(v), "7 full tables");
-        v = add(Containers.ROOT, capacity, root);
-        assertEquals(WritePressure.SLOWDOWN, scheme.pressure(v), "8 full tables");
-    }
-
-    /** A new store whose scheme has a MemStore of {@code memstoreSize} and tables of {@code buckets}. */
-    private void useScheme(long memstoreSize, int buckets) throws IOException {
-        EngineOptions o = EngineOptions.builder().memstoreSize(memstoreSize)
-                .compaction(TrieOptions.builder().tableBuckets(buckets).depth(3).pileLimits(4, 8, 12).hashSeed(1).build())
-                .build();
-        scheme = new TrieScheme(o);
-        CrashableFileSystem fs = new CrashableFileSystem();
-        fs.createDirectories(Path.of("/db"));
-        versions = new VersionSet(Path.of("/db"), fs, 3, scheme, () -> {});
-        versions.create("LSM_TRIE");
     }
 
     @Test
