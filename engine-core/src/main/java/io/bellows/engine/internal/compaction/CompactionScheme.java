@@ -226,9 +226,11 @@ public interface CompactionScheme extends SchemeState {
     }
 
     /**
-     * The store was opened with {@code v} as its current version (after WAL replay), before any flush or
-     * compaction: a scheme that keeps in memory what its tables carry ({@link TableAnnotator}) loads it
-     * here. Default: nothing.
+     * An existing store is being opened with {@code v} as its current version, as the manifest left it:
+     * a scheme that keeps in memory what its tables carry ({@link TableAnnotator}) loads it here. Called
+     * before recovery writes anything (an exception refuses the open and leaves the store as it was);
+     * the tables WAL replay then writes reach the scheme through its sinks, as a flush's do. Default:
+     * nothing.
      */
     default void recovered(Version v, TableSource tables) throws IOException {}
 

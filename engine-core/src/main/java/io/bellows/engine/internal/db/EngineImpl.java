@@ -129,7 +129,6 @@ public final class EngineImpl implements Engine {
             fs.createDirectories(dir);
             lock = fs.lock(dir.resolve(FileNames.LOCK));
             walRetention.attach(new Recovery(ctx, flushWriter).run());
-            scheme.recovered(versions.current(), tables);
             if (options.preloadTableThreads() > 0) {
                 tables.preload(versions.current(), options.preloadTableThreads());
             }

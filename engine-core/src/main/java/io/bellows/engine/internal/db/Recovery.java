@@ -37,7 +37,8 @@ final class Recovery {
     /**
      * Recovers the store and returns the new WAL, the first log the manifest now needs. Every check that
      * can refuse the open (existence, scheme, options the store's state must fit, manifest and WAL damage
-     * under the recovery mode) runs before the first write, so a refused open leaves the store as it was.
+     * under the recovery mode, tables the scheme reads at open) runs before the first write, so a refused
+     * open leaves the store as it was.
      */
     Wal run() throws IOException {
         Path dir = ctx.dir;
@@ -63,6 +64,11 @@ final class Recovery {
         logs.sort(null);
         WalReplay replay = new WalReplay(dir, ctx.fs, ctx.options.walRecoveryMode());
         ctx.counters.recovery = replay.run(logs, null);
+        if (exists) {
+            // What the scheme keeps of its tables is read before the first write, so a damaged table it
+            // reads (TRIAD: a CL-table naming its logs) refuses the open with the store as it was.
+            ctx.scheme.recovered(versions.current(), ctx.tables);
+        }
         // Nothing was written before this point.
         if (exists) {
             versions.startNewManifest();

@@ -422,6 +422,57 @@ class TriadLogEngineTest {
         }
     }
 
+    /**
+     * TRIAD's open reads its L0 tables (a CL-table names the logs it needs), so a damaged CL-table fails
+     * the open with the file named, as RocksDB's open fails on a damaged table it opens, instead of
+     * opening a store that would lose the logs' records; the refused open changes no file, and the store
+     * opens as before once the table is repaired.
+     */
+    @Test
+    void aDamagedClTableRefusesTheOpenAndChangesNothing() throws Exception {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, options(InMemoryCompaction.NONE), fs);
+        Map<String, byte[]> model = load(db, 0, new TreeMap<>());
+        db.flush();
+        settle(db);
+        assertEquals(List.of(FileHeader.KIND_CLTABLE), kinds(db, fs).get(0));
+        Path table = FileNames.table(DIR, db.versions().current().files(0).get(0).number);
+        db.close();
+
+        Map<String, byte[]> files = new TreeMap<>();
+        for (String name : fs.list(DIR)) {
+            files.put(name, fs.readAll(DIR.resolve(name)));
+        }
+        byte[] good = files.get(table.getFileName().toString());
+        byte[] bad = good.clone();
+        bad[bad.length - 9] ^= 0x40;
+        fs.overwrite(table, bad);
+        CorruptionException e = assertThrows(CorruptionException.class,
+                () -> EngineImpl.open(DIR, options(InMemoryCompaction.NONE), fs).close());
+        assertEquals(table, e.file(), e.getMessage());
+        files.put(table.getFileName().toString(), bad);
+        assertEquals(files.keySet(), new TreeMap<>(listed(fs)).keySet(), "the refused open made or removed no file");
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            assertArrayEquals(f.getValue(), fs.readAll(DIR.resolve(f.getKey())), f.getKey() + " changed");
+        }
+
+        fs.overwrite(table, good);
+        db = EngineImpl.open(DIR, options(InMemoryCompaction.NONE), fs);
+        try {
+            check(db, model, ReadOptions.defaults(), "repaired");
+        } finally {
+            db.close();
+        }
+    }
+
+    private static Map<String, Boolean> listed(FileSystem fs) throws IOException {
+        Map<String, Boolean> out = new TreeMap<>();
+        for (String name : fs.list(DIR)) {
+            out.put(name, true);
+        }
+        return out;
+    }
+
     private static int indexOf(byte[] data, byte[] pattern) {
         outer:
         for (int i = 0; i + pattern.length <= data.length; i++) {

@@ -97,6 +97,8 @@ public final class TrieScheme implements CompactionScheme {
     private double triggerVolume;
     /** What compactRange decided for each container of its compactions' top level; see {@link #pickManual}. */
     private final Map<Compaction, Plan> plans = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Containers a running compaction merges in place, which their parent must not push onto. */
+    private final InPlaceMerges inPlaceMerges = new InPlaceMerges();
     private volatile KeyHash hash;
     /** Garbage estimates (per mille) of last-level containers. */
     private final Map<Long, Integer> garbage = new HashMap<>();
@@ -410,7 +412,7 @@ public final class TrieScheme implements CompactionScheme {
                     double limit = idx.volume(c) < tableCapacity ? SMALL_PILE_TABLES : 2.0 * pileTrigger;
                     score = pile.size() / limit;
                 }
-                if (score < 1 || (inPlace ? parentBusy : childrenBusy(idx, c, busy))) {
+                if (score < 1 || (inPlace ? parentBusy : childMergingInPlace(c, busy))) {
                     continue;
                 }
             } else {
@@ -434,9 +436,15 @@ public final class TrieScheme implements CompactionScheme {
             return null;
         }
         int level = Containers.level(best);
-        String reason = !bestInPlace ? "pile of " : level == depth - 1 ? "garbage collection of " : "pile merge of ";
-        return compaction(bestInPlace ? idx.pile(best) : oldest(idx, best), level, bestInPlace ? level : level + 1,
-                reason + Containers.name(best));
+        Compaction c = compaction(bestInPlace ? idx.pile(best) : oldest(idx, best), level,
+                bestInPlace ? level : level + 1, reasonFor(best, bestInPlace) + Containers.name(best));
+        inPlaceMerges.picked(best, c, bestInPlace);
+        return c;
+    }
+
+    private String reasonFor(long container, boolean inPlace) {
+        int level = Containers.level(container);
+        return !inPlace ? "pile of " : level == depth - 1 ? "garbage collection of " : "pile merge of ";
     }
 
     /**
@@ -469,9 +477,10 @@ public final class TrieScheme implements CompactionScheme {
         return new Compaction(inputs, outputLevel, false, null, null, reason);
     }
 
-    private boolean childrenBusy(PileIndex idx, long c, Set<Long> busy) {
+    /** A push onto a pile merged in place waits for that merge; one onto a draining pile does not. */
+    private boolean childMergingInPlace(long c, Set<Long> busy) {
         for (int i = 0; i < 8; i++) {
-            if (anyBusy(idx.pile(Containers.child(c, i)), busy)) {
+            if (inPlaceMerges.running(Containers.child(c, i), busy)) {
                 return true;
             }
         }

@@ -159,7 +159,30 @@ class TrieSchemeTest {
         assertEquals(numbers(root), numbers(c), "4 full tables fit the drain limit of 0.96 * 8 tables");
         long child = Containers.child(Containers.ROOT, 3);
         v = add(child, 1 << 10, new ArrayList<>());
-        assertNull(scheme.pick(v, Set.of(versions.current().files(1).get(0).number)), "a busy child blocks the push");
+        Compaction beside = scheme.pick(v, Set.of(versions.current().files(1).get(0).number));
+        assertEquals(numbers(root), numbers(beside), "a child draining its oldest tables does not hold the push back");
+    }
+
+    /** A push onto a pile being merged in place waits for the merge (InPlaceMerges says why). */
+    @Test
+    void pushWaitsForAChildMergedInPlace() throws IOException {
+        long child = Containers.child(Containers.ROOT, 3);
+        List<FileMeta> small = new ArrayList<>();
+        Version v = null;
+        for (int i = 0; i < 4; i++) {
+            v = add(child, 1 << 10, small);
+        }
+        Compaction merge = scheme.pick(v, Set.of());
+        assertEquals("pile merge of /3: L1#3 L1#4 L1#5 L1#6 -> L1", sorted(merge));
+        Set<Long> merging = Set.copyOf(numbers(small));
+        List<FileMeta> root = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            v = add(Containers.ROOT, CAPACITY, root);
+        }
+        assertNull(scheme.pick(v, merging), "the push waits while /3 is merged in place");
+        Compaction push = scheme.pick(v, Set.of());
+        assertEquals(numbers(root), numbers(push), "once the merge is done (or was never run), the push goes");
+        assertEquals(1, push.outputLevel());
     }
 
     /**
