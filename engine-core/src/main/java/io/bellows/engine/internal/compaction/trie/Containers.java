@@ -31,6 +31,15 @@ final class Containers {
         return id(level(id) + 1, path(id) << 3 | child);
     }
 
+    /** The eight children of {@code id}. */
+    static long[] children(long id) {
+        long[] out = new long[8];
+        for (int i = 0; i < 8; i++) {
+            out[i] = child(id, i);
+        }
+        return out;
+    }
+
     static long parent(long id) {
         return id(level(id) - 1, path(id) >>> 3);
     }

@@ -11,6 +11,7 @@ import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A compaction's merge of HTables ({@link HashOrderMerge}): each entry the pruner keeps reaches the sink
@@ -40,18 +41,21 @@ final class HashMerge {
     /** @param dropTombstones whether the group's whole subtree is merged in place */
     static void run(List<FileMeta> group, TableSource tables, long[] snapshots, boolean dropTombstones,
             TrieSink sink) throws IOException {
-        List<HashOrderCursor> cursors = new ArrayList<>(group.size());
+        List<CompletableFuture<HashOrderCursor>> opening = new ArrayList<>(group.size());
         long seed = sink.hashSeed();
         for (FileMeta f : group) {
-            HTableReader r = tables.reader(f, HTableReader.class);
-            if (r.hash().seed() != seed) {
-                // Hash order and placement are only shared by tables of one seed (the store's).
-                throw new IllegalStateException("table " + f.number + " has hash seed " + r.hash().seed()
-                        + ", the store " + seed);
-            }
-            cursors.add(r.hashOrderCursor());
+            // Each cursor reads its table's whole bucket area: side by side, not one after another.
+            opening.add(sink.reads().start(() -> {
+                HTableReader r = tables.reader(f, HTableReader.class);
+                if (r.hash().seed() != seed) {
+                    // Hash order and placement are only shared by tables of one seed (the store's).
+                    throw new IllegalStateException("table " + f.number + " has hash seed " + r.hash().seed()
+                            + ", the store " + seed);
+                }
+                return r.hashOrderCursor();
+            }));
         }
-        merge(cursors, pruner(snapshots, dropTombstones), sink);
+        merge(TrieReads.joinAll(opening), pruner(snapshots, dropTombstones), sink);
     }
 
     static VersionPruner pruner(long[] snapshots, boolean dropTombstones) {

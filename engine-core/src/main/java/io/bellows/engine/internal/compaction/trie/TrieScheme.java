@@ -99,6 +99,7 @@ public final class TrieScheme implements CompactionScheme {
     private final Map<Compaction, Plan> plans = Collections.synchronizedMap(new WeakHashMap<>());
     /** Containers a running compaction merges in place, which their parent must not push onto. */
     private final InPlaceMerges inPlaceMerges = new InPlaceMerges();
+    private final TrieReads reads = new TrieReads();
     private volatile KeyHash hash;
     /** Garbage estimates (per mille) of last-level containers. */
     private final Map<Long, Integer> garbage = new HashMap<>();
@@ -209,7 +210,13 @@ public final class TrieScheme implements CompactionScheme {
 
     @Override
     public TableSink flushOutputs(TableWriteContext ctx) {
-        return new TrieSink(ctx, this, 0, Set.of(), 0);
+        TrieSink sink = new TrieSink(ctx, this, 0, Set.of(), 0);
+        sink.prefetch(Containers.ROOT);
+        return sink;
+    }
+
+    TrieReads reads() {
+        return reads;
     }
 
     @Override
@@ -266,6 +273,7 @@ public final class TrieScheme implements CompactionScheme {
             }
             boolean whole = here && allInputs(idx.pile(g), inputs) && allInputs(idx.below(g), inputs);
             sink.level(here ? top : top + 1);
+            sink.prefetch(here ? new long[] {g} : Containers.children(g));
             HashMerge.run(group.getValue(), tables, snapshots, whole, sink);
             sink.finishStreams();
         }

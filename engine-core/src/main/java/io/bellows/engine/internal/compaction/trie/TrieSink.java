@@ -22,9 +22,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Writes the entries of a flush or compaction into HTables of the containers at a trie level, each
@@ -60,6 +62,8 @@ final class TrieSink implements TableSink {
     /** Every table written, for its reader once it is durable. */
     private final List<HTableProperties> written = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
+    /** Pile filters read ahead ({@link #prefetch}), by container. */
+    private final Map<Long, CompletableFuture<List<TableFilters>>> prefetched = new HashMap<>();
     /** The files handed to the engine's finisher to sync and close; null: synced here. */
     private final TableFinisher.Batch finishing;
     private boolean released;
@@ -135,6 +139,24 @@ final class TrieSink implements TableSink {
         return hash.seed();
     }
 
+    TrieReads reads() {
+        return scheme.reads();
+    }
+
+    /**
+     * Starts reading the filters of these containers' piles, which the batch written onto each needs for
+     * its BloomCluster, so that they arrive while the inputs are merged instead of one after another at
+     * the end.
+     */
+    void prefetch(long... containers) {
+        for (long c : containers) {
+            if (!prefetched.containsKey(c)) {
+                List<FileMeta> pile = baseIndex().pile(c);
+                prefetched.put(c, reads().start(() -> readPileFilters(pile)));
+            }
+        }
+    }
+
     /** The version this sink started from (retained until it finishes or is abandoned). */
     Version baseVersion() {
         return base;
@@ -203,6 +225,10 @@ final class TrieSink implements TableSink {
     private void release() {
         if (!released) {
             released = true;
+            // Reads ahead end before the version naming their tables is let go.
+            for (CompletableFuture<List<TableFilters>> f : prefetched.values()) {
+                TrieReads.awaitQuietly(f);
+            }
             base.release();
         }
     }
@@ -212,6 +238,28 @@ final class TrieSink implements TableSink {
             baseIndex = scheme.piles(base);
         }
         return baseIndex;
+    }
+
+    /**
+     * Filters of a pile of the base version, newest first, without the inputs: from the BloomCluster of
+     * the newest of them, which holds the filters of every table under it (one read instead of one per
+     * table); a table it does not list gives its own. Runs on a read thread too: it touches nothing
+     * this sink changes.
+     */
+    private List<TableFilters> readPileFilters(List<FileMeta> pile) throws IOException {
+        List<TableFilters> out = new ArrayList<>();
+        Map<Long, TableFilters> clustered = null;
+        for (FileMeta f : pile) {
+            if (excluded.contains(f.number)) {
+                continue;
+            }
+            if (clustered == null) {
+                clustered = ClusterFilters.read(ctx.tables().reader(f, HTableReader.class));
+            }
+            TableFilters t = clustered.get(f.number);
+            out.add(t != null ? t : ctx.tables().reader(f, HTableReader.class).filters());
+        }
+        return out;
     }
 
     /** The tables one container receives from this sink. */
@@ -303,25 +351,10 @@ final class TrieSink implements TableSink {
             writer = null;
         }
 
-        /**
-         * Filters of the container's pile in the base version, newest first, without the inputs: from the
-         * BloomCluster of the newest of them, which holds the filters of every table under it (one read
-         * instead of one per table); a table it does not list gives its own.
-         */
         private List<TableFilters> pileFilters() throws IOException {
             if (pileFilters == null) {
-                pileFilters = new ArrayList<>();
-                Map<Long, TableFilters> clustered = null;
-                for (FileMeta f : baseIndex().pile(container)) {
-                    if (excluded.contains(f.number)) {
-                        continue;
-                    }
-                    if (clustered == null) {
-                        clustered = ClusterFilters.read(ctx.tables().reader(f, HTableReader.class));
-                    }
-                    TableFilters t = clustered.get(f.number);
-                    pileFilters.add(t != null ? t : ctx.tables().reader(f, HTableReader.class).filters());
-                }
+                CompletableFuture<List<TableFilters>> ahead = prefetched.get(container);
+                pileFilters = ahead != null ? TrieReads.join(ahead) : readPileFilters(baseIndex().pile(container));
             }
             return pileFilters;
         }
