@@ -444,15 +444,11 @@ public final class TrieScheme implements CompactionScheme {
             return null;
         }
         int level = Containers.level(best);
+        String reason = !bestInPlace ? "pile of " : level == depth - 1 ? "garbage collection of " : "pile merge of ";
         Compaction c = compaction(bestInPlace ? idx.pile(best) : oldest(idx, best), level,
-                bestInPlace ? level : level + 1, reasonFor(best, bestInPlace) + Containers.name(best));
+                bestInPlace ? level : level + 1, reason + Containers.name(best));
         inPlaceMerges.picked(best, c, bestInPlace);
         return c;
-    }
-
-    private String reasonFor(long container, boolean inPlace) {
-        int level = Containers.level(container);
-        return !inPlace ? "pile of " : level == depth - 1 ? "garbage collection of " : "pile merge of ";
     }
 
     /**
