@@ -7,27 +7,33 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Writes a table file with direct I/O, bypassing the page cache: a table is read back through the
  * engine's block cache, so caching its pages in the OS too would only double the memory it costs.
  *
- * <p>Appends fill an aligned direct buffer that goes to disk in whole aligned chunks. A flush, sync
- * or close also writes the partial last block, zero-padded to the alignment, then truncates the file
- * to its logical size; the partial block stays at the start of the buffer so the next chunk rewrites
- * it in place with more bytes after it.
+ * <p>Appends fill an aligned direct buffer that goes to disk in whole aligned chunks, written behind
+ * the caller ({@link WriteBehind}): a full chunk is handed to a writer thread and appends go on into a
+ * second buffer; the next full chunk waits for the one before it, so at most one is in flight. A flush,
+ * sync or close waits for it, then writes the partial last block itself, zero-padded to the alignment,
+ * and truncates the file to its logical size; the partial block stays at the start of the buffer so the
+ * next chunk rewrites it in place with more bytes after it. A failed write behind is thrown by the next
+ * call that waits for it, and by every call after it: the file is broken.
  *
  * <p>Invariants: {@code base} is a multiple of {@code align}; the buffer holds the file's bytes
- * {@code [base, base + buffered)}; every byte before {@code base} is on disk.
+ * {@code [base, base + buffered)}; every byte before {@code base} is on disk or in the chunk in flight.
+ * One thread at a time (a table's builder, then the thread it hands the file to).
  */
 final class DirectTableWriter implements WritableFile {
-    /** Bytes written per chunk; a multiple of every block size {@link DirectIo} accepts. */
-    private static final int CHUNK = 256 << 10;
-
     private final Path path;
     private final FileChannel channel;
     private final int align;
-    private final ByteBuffer buf;
+    private ByteBuffer buf;
+    /** The other buffer: in flight, or free; null until a second chunk is needed. */
+    private ByteBuffer spare;
+    private CompletableFuture<Exception> inFlight;
+    private IOException failed;
     private long base;
     private int buffered;
     /** Logical length the file on disk has, so a repeated flush of nothing new costs no I/O. */
@@ -35,16 +41,24 @@ final class DirectTableWriter implements WritableFile {
     private boolean closed;
 
     DirectTableWriter(Path path, int align) throws IOException {
+        this(path, FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING, ExtendedOpenOption.DIRECT), align);
+    }
+
+    /** Over an open channel (a test's, to fail its writes). */
+    DirectTableWriter(Path path, FileChannel channel, int align) {
         this.path = path;
         this.align = align;
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING, ExtendedOpenOption.DIRECT);
-        this.buf = DirectIo.allocateAligned(Math.max(CHUNK, align), align);
+        this.channel = channel;
+        this.buf = WriteBehind.chunk(align);
     }
 
     @Override
     public void append(byte[] b, int off, int len) throws IOException {
         ensureOpen();
+        if (failed != null) {
+            throw failed;
+        }
         Objects.checkFromIndexSize(off, len, b.length);
         int cap = buf.capacity();
         while (len > 0) {
@@ -54,9 +68,7 @@ final class DirectTableWriter implements WritableFile {
             off += n;
             len -= n;
             if (buffered == cap) {
-                writeAligned(cap);
-                base += cap;
-                buffered = 0;
+                writeBehind(cap);
             }
         }
     }
@@ -87,11 +99,37 @@ final class DirectTableWriter implements WritableFile {
         }
         closed = true;
         try (FileChannel ch = channel) {
-            writeTail();
+            if (failed == null) {
+                writeTail();
+            }
+        } finally {
+            // The chunk in flight is done (writeTail waited, or the failure came from it): the buffers are free.
+            if (inFlight == null || inFlight.isDone()) {
+                WriteBehind.release(buf, align);
+                WriteBehind.release(spare, align);
+            }
+            buf = null;
+            spare = null;
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
+    /** Hands the full buffer's {@code n} bytes at {@code base} to a writer thread and swaps buffers. */
+    private void writeBehind(int n) throws IOException {
+        awaitInFlight();
+        ByteBuffer full = buf;
+        long at = base;
+        buf = spare != null ? spare : WriteBehind.chunk(align);
+        spare = full;
+        inFlight = WriteBehind.start(() -> writeAligned(full, n, at));
+        base += n;
+        buffered = 0;
+    }
+
     private void writeTail() throws IOException {
+        awaitInFlight();
         long logical = base + buffered;
         if (logical == onDisk) {
             return;
@@ -100,7 +138,7 @@ final class DirectTableWriter implements WritableFile {
         for (int i = buffered; i < padded; i++) {
             buf.put(i, (byte) 0);
         }
-        writeAligned(padded);
+        writeAligned(buf, padded, base);
         channel.truncate(logical);
         onDisk = logical;
         int whole = (int) DirectIo.alignDown(buffered, align);
@@ -113,15 +151,26 @@ final class DirectTableWriter implements WritableFile {
         buffered = tail;
     }
 
-    /** Writes {@code buf[0, n)} at {@code base}; {@code n} is a multiple of the alignment. */
-    private void writeAligned(int n) throws IOException {
-        buf.clear().limit(n);
-        long pos = base;
-        while (buf.hasRemaining()) {
-            pos += channel.write(buf, pos);
+    /** Waits (uninterruptibly: the write is bounded and owns a buffer) for the chunk in flight. */
+    private void awaitInFlight() throws IOException {
+        if (inFlight != null) {
+            Exception e = inFlight.join();
+            inFlight = null;
+            if (e != null) {
+                failed = e instanceof IOException io ? io : new IOException(path + ": write failed", e);
+            }
         }
-        // Absolute puts are bounded by the limit, so appends need it back at the capacity.
-        buf.clear();
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /** Writes {@code b[0, n)} at {@code pos}; {@code n} is a multiple of the alignment. */
+    private void writeAligned(ByteBuffer b, int n, long pos) throws IOException {
+        ByteBuffer view = b.duplicate().clear().limit(n);
+        while (view.hasRemaining()) {
+            pos += channel.write(view, pos);
+        }
     }
 
     private void ensureOpen() throws IOException {
