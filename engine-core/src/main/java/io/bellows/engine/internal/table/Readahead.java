@@ -3,6 +3,11 @@ package io.bellows.engine.internal.table;
 import io.bellows.engine.internal.io.ReadableFile;
 import java.io.IOException;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads ahead of an iterator that walks a table's data blocks in order, so that a scan costs one large
@@ -15,6 +20,13 @@ import java.util.concurrent.ArrayBlockingQueue;
  * automatic readahead for every other scan, which starts only after two reads in a row continue each
  * other, at 8 KiB, and doubles per read up to the full span (RocksDB's auto readahead), so a seek that
  * reads one block pays nothing for it.
+ *
+ * <p>A full-span scan also reads its next span ahead, on a thread of a process-wide pool, while the
+ * caller works through the current one: a compaction's merge otherwise waits on each input's span in
+ * turn, and its reads were half of a compaction thread's wall time at scale factor 8 (docs/benchmarks.md,
+ * "FLSM in PebblesDB's own setting"). Spans follow each other, so a block that straddles two is copied
+ * from both. A span read ahead that failed is forgotten and read again in the caller's thread, which
+ * reports the failure as any read does.
  *
  * <p>Blocks are copied out of the span (into a new array, or the iterator's {@link BlockBuffers}), so
  * a block outlives the next span read; the CRC is checked on the copy as on any read. Thread safety:
@@ -33,11 +45,28 @@ final class Readahead {
      */
     private static final ArrayBlockingQueue<byte[]> FREE = new ArrayBlockingQueue<>(16);
     private static final byte[] NONE = new byte[0];
+    /** Reads ahead; at most one per full-span scan in flight, so bounded by the compactions' inputs. */
+    private static final ThreadPoolExecutor AHEAD;
+
+    static {
+        AtomicInteger n = new AtomicInteger();
+        AHEAD = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "bellows-read-ahead-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
 
     private boolean full;
     private byte[] span = NONE;
     private long spanStart;
     private int spanLength;
+    /** The span after {@link #span}, being read ahead into {@link #next} while {@link #ahead} is not null. */
+    private byte[] next = NONE;
+    private long nextStart;
+    private int nextLength;
+    /** Completes true once {@link #next} holds its span, false if the read failed. */
+    private CompletableFuture<Boolean> ahead;
     /** The next span an automatic readahead reads. */
     private int autoSize = AUTO_START;
     private long lastEnd = -1;
@@ -74,6 +103,15 @@ final class Readahead {
             System.arraycopy(span, (int) (position - spanStart), out, 0, length);
             return out;
         }
+        if (ahead != null) {
+            byte[] out = fromNext(position, length, into);
+            if (out != null) {
+                if (full) {
+                    readAhead(file, limit);
+                }
+                return out;
+            }
+        }
         int want = spanSize(continues);
         long room = limit - position;
         if (want <= length || room <= length) {
@@ -95,15 +133,78 @@ final class Readahead {
         spanLength = n;
         byte[] out = into != null ? into : new byte[length];
         System.arraycopy(span, 0, out, 0, length);
+        if (full) {
+            readAhead(file, limit);
+        }
         return out;
     }
 
-    /** The iterator is closed: its span may serve another. */
+    /**
+     * The bytes asked for, from the span read ahead (and the end of the current one) once it has landed;
+     * null when it does not hold them or failed, with nothing read ahead any more.
+     */
+    private byte[] fromNext(long position, int length, byte[] into) {
+        boolean landed = ahead.join();
+        ahead = null;
+        long end = position + length;
+        // Straddling: starts in the current span, which the read ahead continues.
+        boolean fromSpan = position >= spanStart && position < nextStart && nextStart == spanStart + spanLength;
+        if (!landed || end > nextStart + nextLength || !(fromSpan || position >= nextStart)) {
+            return null;
+        }
+        byte[] out = into != null ? into : new byte[length];
+        int head = 0;
+        if (fromSpan) {
+            head = (int) (nextStart - position);
+            System.arraycopy(span, (int) (position - spanStart), out, 0, head);
+        }
+        System.arraycopy(next, (int) (position + head - nextStart), out, head, length - head);
+        byte[] old = span;
+        span = next;
+        spanStart = nextStart;
+        spanLength = nextLength;
+        next = old;
+        return out;
+    }
+
+    /** Starts reading the span after the current one, up to {@code limit}, unless the scan is at its end. */
+    private void readAhead(ReadableFile file, long limit) {
+        long start = spanStart + spanLength;
+        int n = (int) Math.min(MAX_SPAN, limit - start);
+        if (n <= 0) {
+            return;
+        }
+        if (next.length < n) {
+            byte[] pooled = FREE.poll();
+            next = pooled != null ? pooled : new byte[MAX_SPAN];
+        }
+        byte[] into = next;
+        nextStart = start;
+        nextLength = n;
+        ahead = CompletableFuture.supplyAsync(() -> {
+            try {
+                file.read(start, into, 0, n);
+                return true;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }, AHEAD);
+    }
+
+    /** The iterator is closed: its spans may serve another, once nothing reads into them. */
     void release() {
+        if (ahead != null) {
+            ahead.join();
+            ahead = null;
+        }
         if (span.length == MAX_SPAN) {
             FREE.offer(span);
         }
+        if (next.length == MAX_SPAN) {
+            FREE.offer(next);
+        }
         span = NONE;
+        next = NONE;
         spanLength = 0;
     }
 

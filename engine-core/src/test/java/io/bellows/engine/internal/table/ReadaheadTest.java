@@ -12,7 +12,10 @@ import io.bellows.engine.internal.table.Entries.Entry;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +78,29 @@ class ReadaheadTest {
         }
     }
 
+    /** After its first span a scan's reads all run ahead of it, on the read-ahead threads. */
+    @Test
+    void aScanReadsItsNextSpanAhead() throws IOException {
+        byte[] bytes = table();
+        Map<Boolean, AtomicInteger> byThread = new ConcurrentHashMap<>();
+        MemFiles.Readable file = new MemFiles.Readable(bytes) {
+            @Override
+            public void read(long position, byte[] dst, int off, int len) throws IOException {
+                boolean ahead = Thread.currentThread().getName().startsWith("bellows-read-ahead-");
+                byThread.computeIfAbsent(ahead, a -> new AtomicInteger()).incrementAndGet();
+                super.read(position, dst, off, len);
+            }
+        };
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters())) {
+            int atOpen = byThread.getOrDefault(false, new AtomicInteger()).get();
+            assertEquals(model.size(), scan(reader, false));
+            int caller = byThread.get(false).get() - atOpen;
+            int ahead = byThread.getOrDefault(true, new AtomicInteger()).get();
+            assertEquals(1, caller, "reads in the scan's thread; " + ahead + " ahead");
+            assertTrue(ahead >= bytes.length / Readahead.MAX_SPAN - 1, ahead + " spans read ahead");
+        }
+    }
+
     /** Spans of closed iterators are reused by others, on other tables, and never show their old bytes. */
     @Test
     void spansPassFromClosedIteratorsToOthers() throws IOException {
@@ -104,16 +130,18 @@ class ReadaheadTest {
         }
     }
 
-    /** A span read that fails after writing part of the span must not leave those bytes to be served. */
+    /**
+     * A span read that fails after writing part of the span must not leave those bytes to be served: the
+     * span read ahead past the first one fails, and so does the caller's own read of the span after it.
+     */
     @Test
     void aFailedSpanReadLeavesNoStaleBytes() throws IOException {
         byte[] bytes = table();
-        boolean[] failNext = {false};
+        AtomicInteger failures = new AtomicInteger();
         MemFiles.Readable file = new MemFiles.Readable(bytes) {
             @Override
             public void read(long position, byte[] dst, int off, int len) throws IOException {
-                if (failNext[0] && len > 8192) {
-                    failNext[0] = false;
+                if (position >= Readahead.MAX_SPAN / 2 && len > 8192 && failures.getAndDecrement() > 0) {
                     Arrays.fill(dst, off, off + len, (byte) 0x55);
                     throw new IOException("injected");
                 }
@@ -122,8 +150,8 @@ class ReadaheadTest {
         };
         try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters());
                 InternalIterator it = reader.iterator(false)) {
+            failures.set(2);
             it.seekToFirst();
-            failNext[0] = true;
             int n = 0;
             EngineIOException failed = null;
             try {
