@@ -1,16 +1,15 @@
 package io.bellows.engine.internal.io;
 
+import io.bellows.engine.internal.util.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Finishes table files on threads of its own: the last write, the fsync and the close that a finished
@@ -41,13 +40,7 @@ public final class TableFinisher implements AutoCloseable {
     private final ThreadPoolExecutor executor;
 
     public TableFinisher() {
-        AtomicInteger n = new AtomicInteger();
-        executor = new ThreadPoolExecutor(THREADS, THREADS, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "bellows-table-sync-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        executor.allowCoreThreadTimeOut(true);
+        executor = DaemonThreads.fixed("bellows-table-sync", THREADS);
     }
 
     /** The files of one sink. */

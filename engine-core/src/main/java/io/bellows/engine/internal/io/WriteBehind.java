@@ -1,13 +1,11 @@
 package io.bellows.engine.internal.io;
 
+import io.bellows.engine.internal.util.DaemonThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads that write full chunks of direct table files behind their writers, and the chunk buffers
@@ -27,16 +25,7 @@ final class WriteBehind {
      */
     private static final ArrayBlockingQueue<ByteBuffer> FREE = new ArrayBlockingQueue<>(16);
 
-    private static final ThreadPoolExecutor WRITERS;
-
-    static {
-        AtomicInteger n = new AtomicInteger();
-        WRITERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "bellows-table-write-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-    }
+    private static final ThreadPoolExecutor WRITERS = DaemonThreads.unbounded("bellows-table-write");
 
     private WriteBehind() {}
 

@@ -1,13 +1,11 @@
 package io.bellows.engine.internal.table;
 
 import io.bellows.engine.internal.io.ReadableFile;
+import io.bellows.engine.internal.util.DaemonThreads;
 import java.io.IOException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads ahead of an iterator that walks a table's data blocks in order, so that a scan costs one large
@@ -46,16 +44,7 @@ final class Readahead {
     private static final ArrayBlockingQueue<byte[]> FREE = new ArrayBlockingQueue<>(16);
     private static final byte[] NONE = new byte[0];
     /** Reads ahead; at most one per full-span scan in flight, so bounded by the compactions' inputs. */
-    private static final ThreadPoolExecutor AHEAD;
-
-    static {
-        AtomicInteger n = new AtomicInteger();
-        AHEAD = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "bellows-read-ahead-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-    }
+    private static final ThreadPoolExecutor AHEAD = DaemonThreads.unbounded("bellows-read-ahead");
 
     private boolean full;
     private byte[] span = NONE;

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.trie;
 
+import io.bellows.engine.internal.util.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -8,10 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The reads of an LSM_TRIE flush or compaction issued side by side instead of one after another: the
@@ -36,13 +34,7 @@ final class TrieReads {
     private final ThreadPoolExecutor executor;
 
     TrieReads() {
-        AtomicInteger n = new AtomicInteger();
-        executor = new ThreadPoolExecutor(THREADS, THREADS, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "bellows-trie-read-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        executor.allowCoreThreadTimeOut(true);
+        executor = DaemonThreads.fixed("bellows-trie-read", THREADS);
     }
 
     /** Starts {@code read} on a thread of this pool. */
