@@ -10,6 +10,7 @@ import io.bellows.engine.internal.memstore.MemStoreView;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.Version;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -26,6 +27,10 @@ import java.util.Objects;
  * <p>It reads the merge through views ({@link Slice}) and copies the entry it stands on into arrays of its
  * own, reused from entry to entry, so that a scan allocates only the arrays {@link #key()} and
  * {@link #value()} return.
+ *
+ * <p>Every method that moves the merge keeps the cursor reachable until it returns: a cursor the caller
+ * drops while a call is under way ({@code db.cursor(ro).seekToFirst()}) would otherwise let the cleaner
+ * release its version and close its table iterators (their read-ahead spans back to the pool) beneath it.
  */
 final class DbCursor implements Cursor {
     /**
@@ -98,10 +103,14 @@ final class DbCursor implements Cursor {
     public void seek(byte[] target) {
         Objects.requireNonNull(target, "key");
         checkOpen();
-        byte[] t = lower != null && Bytes.compare(target, lower) < 0 ? lower : target;
-        merged.seek(t, InternalKeys.MAX_SEQUENCE);
-        findVisible();
-        engine.cursorSeeked(t);
+        try {
+            byte[] t = lower != null && Bytes.compare(target, lower) < 0 ? lower : target;
+            merged.seek(t, InternalKeys.MAX_SEQUENCE);
+            findVisible();
+            engine.cursorSeeked(t);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     @Override
@@ -112,28 +121,40 @@ final class DbCursor implements Cursor {
             seekToLast();
             return;
         }
-        // Sequence 0 is the last of the target's versions in internal order.
-        merged.seekForPrev(target, 0);
-        findPrevVisible();
-        engine.cursorSeeked(target);
+        try {
+            // Sequence 0 is the last of the target's versions in internal order.
+            merged.seekForPrev(target, 0);
+            findPrevVisible();
+            engine.cursorSeeked(target);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     @Override
     public void seekToFirst() {
         checkOpen();
-        seekStart();
-        findVisible();
+        try {
+            seekStart();
+            findVisible();
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     @Override
     public void seekToLast() {
         checkOpen();
-        if (upper != null) {
-            merged.seekForPrev(upper, InternalKeys.MAX_SEQUENCE);
-        } else {
-            merged.seekToLast();
+        try {
+            if (upper != null) {
+                merged.seekForPrev(upper, InternalKeys.MAX_SEQUENCE);
+            } else {
+                merged.seekToLast();
+            }
+            findPrevVisible();
+        } finally {
+            Reference.reachabilityFence(this);
         }
-        findPrevVisible();
     }
 
     private void seekStart() {
@@ -153,6 +174,14 @@ final class DbCursor implements Cursor {
     @Override
     public void next() {
         checkValid();
+        try {
+            stepForward();
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    private void stepForward() {
         if (forward) {
             skipRestOf(key, keyLength);
         } else {
@@ -176,6 +205,14 @@ final class DbCursor implements Cursor {
     @Override
     public void prev() {
         checkValid();
+        try {
+            stepBack();
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    private void stepBack() {
         if (forward) {
             // Back over the shown key's entries (newer hidden versions too): a few steps, then one seek.
             int steps = 0;

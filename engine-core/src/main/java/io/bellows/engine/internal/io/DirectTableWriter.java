@@ -32,7 +32,7 @@ final class DirectTableWriter implements WritableFile {
     private ByteBuffer buf;
     /** The other buffer: in flight, or free; null until a second chunk is needed. */
     private ByteBuffer spare;
-    private CompletableFuture<Exception> inFlight;
+    private CompletableFuture<Throwable> inFlight;
     private IOException failed;
     private long base;
     private int buffered;
@@ -121,9 +121,11 @@ final class DirectTableWriter implements WritableFile {
         awaitInFlight();
         ByteBuffer full = buf;
         long at = base;
-        buf = spare != null ? spare : WriteBehind.chunk(align);
-        spare = full;
+        ByteBuffer fill = spare != null ? spare : WriteBehind.chunk(align);
+        // Started before the swap: if starting fails, the full chunk is still the one buffered here.
         inFlight = WriteBehind.start(() -> writeAligned(full, n, at));
+        buf = fill;
+        spare = full;
         base += n;
         buffered = 0;
     }
@@ -154,7 +156,7 @@ final class DirectTableWriter implements WritableFile {
     /** Waits (uninterruptibly: the write is bounded and owns a buffer) for the chunk in flight. */
     private void awaitInFlight() throws IOException {
         if (inFlight != null) {
-            Exception e = inFlight.join();
+            Throwable e = inFlight.join();
             inFlight = null;
             if (e != null) {
                 failed = e instanceof IOException io ? io : new IOException(path + ": write failed", e);

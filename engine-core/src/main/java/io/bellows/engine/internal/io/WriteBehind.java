@@ -12,8 +12,8 @@ import java.util.concurrent.ThreadPoolExecutor;
  * those writers share. A flush or compaction thread otherwise waits on each 256 KiB write before it
  * builds the next chunk: with direct I/O the kernel takes no copy, so every {@code pwrite} is a round trip
  * to the device, and such writes were about half of a compaction thread's wall time at scale factor 8
- * (docs/benchmarks.md, "FLSM in PebblesDB's own setting"). Process-wide: each writer has at most one
- * chunk in flight, so the threads are bounded by the table files being written at once.
+ * (docs/benchmarks.md, "FLSM in PebblesDB's own setting"). Process-wide, eight threads; each file has at
+ * most one chunk in flight.
  */
 final class WriteBehind {
     /** Bytes written per chunk; a multiple of every block size {@link DirectIo} accepts up to this. */
@@ -25,7 +25,8 @@ final class WriteBehind {
      */
     private static final ArrayBlockingQueue<ByteBuffer> FREE = new ArrayBlockingQueue<>(16);
 
-    private static final ThreadPoolExecutor WRITERS = DaemonThreads.unbounded("bellows-table-write");
+    /** Nothing run here waits on anything, so writes beyond the threads queue without deadlock. */
+    private static final ThreadPoolExecutor WRITERS = DaemonThreads.fixed("bellows-table-write", 8);
 
     private WriteBehind() {}
 
@@ -36,16 +37,16 @@ final class WriteBehind {
 
     /**
      * Runs {@code write} on a writer thread; the future completes with its failure, or null. Never
-     * completes exceptionally for an I/O or runtime failure, so a waiter can rethrow the file's own
-     * exception (a full disk stays a full disk).
+     * completes exceptionally, so a waiter can rethrow the file's own exception (a full disk stays a full
+     * disk) and meets every other failure too.
      */
-    static CompletableFuture<Exception> start(Write write) {
+    static CompletableFuture<Throwable> start(Write write) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 write.run();
                 return null;
-            } catch (IOException | RuntimeException e) {
-                return e;
+            } catch (Throwable t) {
+                return t;
             }
         }, WRITERS);
     }

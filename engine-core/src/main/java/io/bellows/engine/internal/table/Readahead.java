@@ -43,8 +43,12 @@ final class Readahead {
      */
     private static final ArrayBlockingQueue<byte[]> FREE = new ArrayBlockingQueue<>(16);
     private static final byte[] NONE = new byte[0];
-    /** Reads ahead; at most one per full-span scan in flight, so bounded by the compactions' inputs. */
-    private static final ThreadPoolExecutor AHEAD = DaemonThreads.unbounded("bellows-read-ahead");
+    /**
+     * Reads ahead, one per full-span scan in flight; more queue. Bounded because a user cursor that does
+     * not fill the cache scans every level and L0 table side by side, and each thread keeps a direct
+     * staging buffer of its own. Nothing run here waits on anything, so a queue cannot deadlock.
+     */
+    private static final ThreadPoolExecutor AHEAD = DaemonThreads.fixed("bellows-read-ahead", 8);
 
     private boolean full;
     private byte[] span = NONE;
@@ -133,8 +137,7 @@ final class Readahead {
      * null when it does not hold them or failed, with nothing read ahead any more.
      */
     private byte[] fromNext(long position, int length, byte[] into) {
-        boolean landed = ahead.join();
-        ahead = null;
+        boolean landed = landed();
         long end = position + length;
         // Straddling: starts in the current span, which the read ahead continues.
         boolean fromSpan = position >= spanStart && position < nextStart && nextStart == spanStart + spanLength;
@@ -174,17 +177,25 @@ final class Readahead {
             try {
                 file.read(start, into, 0, n);
                 return true;
-            } catch (IOException | RuntimeException e) {
+            } catch (Throwable t) {
+                // Any failure (an OutOfMemoryError for a new thread's staging buffer too) is the scan's to
+                // meet again, in its own read, not this thread's to report.
                 return false;
             }
         }, AHEAD);
     }
 
+    /** Waits for the read ahead, whatever became of it; whether it landed. Nothing is read ahead after. */
+    private boolean landed() {
+        CompletableFuture<Boolean> a = ahead;
+        ahead = null;
+        return a.exceptionally(t -> false).join();
+    }
+
     /** The iterator is closed: its spans may serve another, once nothing reads into them. */
     void release() {
         if (ahead != null) {
-            ahead.join();
-            ahead = null;
+            landed();
         }
         if (span.length == MAX_SPAN) {
             FREE.offer(span);

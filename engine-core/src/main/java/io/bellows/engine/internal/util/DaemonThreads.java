@@ -1,7 +1,6 @@
 package io.bellows.engine.internal.util;
 
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,11 +32,5 @@ public final class DaemonThreads {
                 new LinkedBlockingQueue<>(), named(prefix));
         e.allowCoreThreadTimeOut(true);
         return e;
-    }
-
-    /** A thread per task running at once: for tasks whose number their callers bound. */
-    public static ThreadPoolExecutor unbounded(String prefix) {
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                named(prefix));
     }
 }

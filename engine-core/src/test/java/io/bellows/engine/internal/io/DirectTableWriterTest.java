@@ -96,11 +96,29 @@ class DirectTableWriterTest {
         assertArrayEquals(chunk, onDisk, "the chunk before the failure, and nothing after it");
     }
 
+    /** Not an IOException: still the file's failure, thrown by every call after it as an IOException. */
+    @Test
+    void anErrorWritingBehindFailsTheFile() throws IOException {
+        Path file = dir.resolve("error.sst");
+        FailingChannel ch = new FailingChannel(FileChannel.open(file, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE), 0);
+        ch.error = new OutOfMemoryError("injected");
+        DirectTableWriter w = new DirectTableWriter(file, ch, DirectIo.DEFAULT_BLOCK_SIZE);
+        byte[] chunk = new byte[WriteBehind.CHUNK];
+        w.append(chunk, 0, chunk.length); // goes behind and fails
+        IOException first = assertThrows(IOException.class, w::sync);
+        assertSame(ch.error, first.getCause());
+        assertSame(first, assertThrows(IOException.class, w::close));
+        assertFalse(ch.isOpen());
+    }
+
     /** A channel whose positional writes fail from byte {@code failFrom} on, as a full disk. */
     private static final class FailingChannel extends FileChannel {
         private final FileChannel ch;
         private final long failFrom;
         final IOException failure = new IOException("No space left on device");
+        /** Thrown instead of {@link #failure} when set. */
+        Error error;
 
         FailingChannel(FileChannel ch, long failFrom) {
             this.ch = ch;
@@ -110,6 +128,9 @@ class DirectTableWriterTest {
         @Override
         public int write(ByteBuffer src, long position) throws IOException {
             if (position + src.remaining() > failFrom) {
+                if (error != null) {
+                    throw error;
+                }
                 throw failure;
             }
             return ch.write(src, position);

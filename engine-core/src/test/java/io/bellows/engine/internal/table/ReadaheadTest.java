@@ -101,6 +101,28 @@ class ReadaheadTest {
         }
     }
 
+    /** Any failure of a read ahead, an Error too, is the scan's to meet in its own read: here that read succeeds. */
+    @Test
+    void anErrorReadingAheadIsReadAgainByTheScan() throws IOException {
+        byte[] bytes = table();
+        AtomicInteger thrown = new AtomicInteger();
+        MemFiles.Readable file = new MemFiles.Readable(bytes) {
+            @Override
+            public void read(long position, byte[] dst, int off, int len) throws IOException {
+                if (Thread.currentThread().getName().startsWith("bellows-read-ahead-") && thrown.get() < 2) {
+                    thrown.incrementAndGet();
+                    Arrays.fill(dst, off, off + len, (byte) 0x55);
+                    throw new OutOfMemoryError("injected");
+                }
+                super.read(position, dst, off, len);
+            }
+        };
+        try (TableReader reader = TableReader.open(file, Entries.PATH, 7, new BlockCache(0), new EngineCounters())) {
+            assertEquals(model.size(), scan(reader, false));
+            assertEquals(2, thrown.get(), "errors injected");
+        }
+    }
+
     /** Spans of closed iterators are reused by others, on other tables, and never show their old bytes. */
     @Test
     void spansPassFromClosedIteratorsToOthers() throws IOException {
