@@ -21,8 +21,8 @@ import java.util.concurrent.ThreadPoolExecutor;
  *
  * <p>A full-span scan also reads its next span ahead, on a thread of a process-wide pool, while the
  * caller works through the current one: a compaction's merge otherwise waits on each input's span in
- * turn, and its reads were half of a compaction thread's wall time at scale factor 8 (docs/benchmarks.md,
- * "FLSM in PebblesDB's own setting"). Spans follow each other, so a block that straddles two is copied
+ * turn, and its reads were about two fifths of a compaction thread's wall time at scale factor 8
+ * (docs/benchmarks.md, "FLSM in PebblesDB's own setting"). Spans follow each other, so a block that straddles two is copied
  * from both. A span read ahead that failed is forgotten and read again in the caller's thread, which
  * reports the failure as any read does.
  *
