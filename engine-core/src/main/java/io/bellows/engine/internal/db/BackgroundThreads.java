@@ -1,11 +1,10 @@
 package io.bellows.engine.internal.db;
 
+import io.bellows.engine.internal.util.DaemonThreads;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The engine's threads: one for in-memory flattening and compaction (needed from the first write of
@@ -14,15 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the latter are null, which tells callers that recovery is still running.
  */
 final class BackgroundThreads {
-    final ExecutorService inMemory = Executors.newSingleThreadExecutor(threads("bellows-inmemory"));
+    final ExecutorService inMemory = Executors.newSingleThreadExecutor(DaemonThreads.named("bellows-inmemory"));
     private volatile ExecutorService flush;
     private volatile ExecutorService compaction;
     private volatile ScheduledExecutorService scheduler;
 
     void start(int compactionThreads) {
-        flush = Executors.newSingleThreadExecutor(threads("bellows-flush"));
-        compaction = Executors.newFixedThreadPool(compactionThreads, threads("bellows-compaction"));
-        scheduler = Executors.newSingleThreadScheduledExecutor(threads("bellows-scheduler"));
+        flush = Executors.newSingleThreadExecutor(DaemonThreads.named("bellows-flush"));
+        compaction = Executors.newFixedThreadPool(compactionThreads, DaemonThreads.named("bellows-compaction"));
+        scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("bellows-scheduler"));
     }
 
     /** The flush thread, or null during recovery. */
@@ -53,14 +52,5 @@ final class BackgroundThreads {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static ThreadFactory threads(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

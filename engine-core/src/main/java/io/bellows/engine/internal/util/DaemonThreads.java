@@ -7,9 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Pools of daemon threads for work that waits on the disk, started on demand and stopped after 10 s
- * idle, so an engine (or a process) that is not writing or compacting keeps none of them. Daemon: none
- * holds data a caller has not waited for, so none may keep a JVM alive.
+ * The engine's background threads are daemons: none holds data a caller has not waited for (a write is
+ * acknowledged by its own thread, a table is durable once its sink waited), so none may keep a JVM
+ * alive. The pools here serve work that waits on the disk: started on demand and stopped after 10 s
+ * idle, so an engine (or a process) that is not writing or compacting keeps none of them.
  */
 public final class DaemonThreads {
     private static final long IDLE_SECONDS = 10;
