@@ -2,6 +2,7 @@
 # Where a fill's compaction thread spends its time: its stack every 0.5 s (jstack; JFR samples one native
 # thread per 20 ms and undercounts a thread that waits in pread/pwrite), classified by busy.py.
 # usage: busy.sh SCRATCH JAR ENGINE NUM FACTOR    e.g. busy.sh /tmp/s bench-b.jar LEVELED/NONE 20000000 64
+HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$1" || exit 1
 JAR=$2 ENGINE=$3 NUM=$4 FACTOR=$5
 OUT=busy-$(echo "$ENGINE" | tr '/' '-')-${JAR%.jar}
@@ -16,4 +17,4 @@ while kill -0 "$PID" 2>/dev/null; do
   sleep 0.5
 done
 rm -rf db-busy
-python3 "$(dirname "$0")/busy.py" $OUT.stacks
+python3 "$HERE/busy.py" $OUT.stacks
