@@ -103,11 +103,9 @@ final class DirectTableWriter implements WritableFile {
                 writeTail();
             }
         } finally {
-            // The chunk in flight is done (writeTail waited, or the failure came from it): the buffers are free.
-            if (inFlight == null || inFlight.isDone()) {
-                WriteBehind.release(buf, align);
-                WriteBehind.release(spare, align);
-            }
+            // Nothing is in flight (writeTail waited, or the failure came from the wait): the buffers are free.
+            WriteBehind.release(buf, align);
+            WriteBehind.release(spare, align);
             buf = null;
             spare = null;
         }

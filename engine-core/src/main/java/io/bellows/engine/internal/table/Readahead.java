@@ -139,8 +139,8 @@ final class Readahead {
     private byte[] fromNext(long position, int length, byte[] into) {
         boolean landed = landed();
         long end = position + length;
-        // Straddling: starts in the current span, which the read ahead continues.
-        boolean fromSpan = position >= spanStart && position < nextStart && nextStart == spanStart + spanLength;
+        // Straddling: starts in the current span, which the read ahead continues (nextStart is its end).
+        boolean fromSpan = position >= spanStart && position < nextStart;
         if (!landed || end > nextStart + nextLength || !(fromSpan || position >= nextStart)) {
             return null;
         }
