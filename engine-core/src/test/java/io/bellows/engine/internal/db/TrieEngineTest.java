@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.bellows.engine.CompactionStyle;
 import io.bellows.engine.EngineConfigs;
+import io.bellows.engine.EngineIOException;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.EngineStats;
 import io.bellows.engine.InMemoryCompaction;
@@ -310,6 +311,77 @@ class TrieEngineTest {
             assertArrayEquals(i % 3 == 0 ? null : value(i), reopened.get(key(i)), "key " + i + " after reopen");
         }
         reopened.close();
+    }
+
+    /**
+     * Tables of several balancing windows (of up to 1024 buckets): compactRange merges the store into its root, the
+     * output streamed window by window while its entries arrive, with full-disk faults failing some of
+     * those writes; every key reads back, before and after a reopen, from a table of several windows.
+     */
+    @Test
+    void tablesOfSeveralWindowsStreamThroughFaults() throws IOException {
+        long seed = TestSeeds.seed("TrieEngineTest.windows");
+        Random rnd = new Random(seed);
+        CrashableFileSystem mem = new CrashableFileSystem();
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
+        EngineOptions o = options(TrieOptions.builder().tableBuckets(1024).depth(3).pileLimits(4, 8, 12).hashSeed(7))
+                .memstoreSize(1 << 20).build();
+        Map<Integer, byte[]> model = new HashMap<>();
+        EngineImpl db = EngineImpl.open(DIR, o, fs);
+        try {
+            for (int i = 0; i < 36_000; i++) {
+                int k = rnd.nextInt(28_000);
+                if (rnd.nextInt(6) == 0) {
+                    db.delete(key(k));
+                    model.remove(k);
+                } else {
+                    byte[] v = new byte[100];
+                    rnd.nextBytes(v);
+                    db.put(key(k), v);
+                    model.put(k, v);
+                }
+            }
+            db.flush();
+            fs.inject(Fault.on(Op.APPEND).pathMatching(".*\\.sst").after(200).times(3).error(Kind.ENOSPC));
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    db.compactRange(null, null);
+                    break;
+                } catch (EngineIOException e) {
+                    assertTrue(attempt < 3, "compactRange still failing once the faults ran out: " + e);
+                }
+            }
+            assertTrue(fs.injected() > 0, "faults must have fired, seed=" + seed);
+            int largest = 0;
+            Version v = db.versions().acquireCurrent();
+            try {
+                for (int level = 0; level < 3; level++) {
+                    for (FileMeta f : v.files(level)) {
+                        try (HTableReader r = HTableReader.open(mem.openTable(FileNames.table(DIR, f.number)),
+                                FileNames.table(DIR, f.number), f.number, new FilterPageCache(0), new EngineCounters())) {
+                            largest = Math.max(largest, r.buckets());
+                            assertEquals(HTableFormat.windowFor(r.buckets()), r.window());
+                        }
+                    }
+                }
+            } finally {
+                v.release();
+            }
+            assertTrue(largest > HTableFormat.WINDOW_BUCKETS, "largest table " + largest + " buckets, seed=" + seed);
+            for (int k = 0; k < 28_000; k++) {
+                assertArrayEquals(model.get(k), db.get(key(k)), "key " + k + ", seed=" + seed);
+            }
+        } finally {
+            db.close();
+        }
+        EngineImpl reopened = EngineImpl.open(DIR, o, mem);
+        try {
+            for (int k = 0; k < 28_000; k++) {
+                assertArrayEquals(model.get(k), reopened.get(key(k)), "key " + k + " after reopen, seed=" + seed);
+            }
+        } finally {
+            reopened.close();
+        }
     }
 
     private static byte[] value(int i) {

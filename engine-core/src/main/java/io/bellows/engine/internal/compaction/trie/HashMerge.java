@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * A compaction's merge of HTables ({@link HashOrderMerge}): each entry the pruner keeps reaches the sink
@@ -43,8 +44,10 @@ final class HashMerge {
             TrieSink sink) throws IOException {
         List<CompletableFuture<HashOrderCursor>> opening = new ArrayList<>(group.size());
         long seed = sink.hashSeed();
+        Executor readAhead = sink.reads().executor();
         for (FileMeta f : group) {
-            // Each cursor reads its table's whole bucket area: side by side, not one after another.
+            // Each cursor reads its table's first window: side by side, not one after another; the next
+            // windows are read ahead on the same threads.
             opening.add(sink.reads().start(() -> {
                 HTableReader r = tables.reader(f, HTableReader.class);
                 if (r.hash().seed() != seed) {
@@ -52,10 +55,28 @@ final class HashMerge {
                     throw new IllegalStateException("table " + f.number + " has hash seed " + r.hash().seed()
                             + ", the store " + seed);
                 }
-                return r.hashOrderCursor();
+                return r.hashOrderCursor(readAhead);
             }));
         }
-        merge(TrieReads.joinAll(opening), pruner(snapshots, dropTombstones), sink);
+        List<HashOrderCursor> cursors;
+        try {
+            cursors = TrieReads.joinAll(opening);
+        } catch (IOException | RuntimeException | Error e) {
+            for (CompletableFuture<HashOrderCursor> f : opening) {
+                if (f.isDone() && !f.isCompletedExceptionally()) {
+                    f.join().close();
+                }
+            }
+            throw e;
+        }
+        try {
+            merge(cursors, pruner(snapshots, dropTombstones), sink);
+        } finally {
+            // No window is left being read once the compaction lets its version go.
+            for (HashOrderCursor c : cursors) {
+                c.close();
+            }
+        }
     }
 
     static VersionPruner pruner(long[] snapshots, boolean dropTombstones) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 
 /**
@@ -46,6 +47,11 @@ final class TrieReads {
                 throw new UncheckedIOException(e);
             }
         }, executor);
+    }
+
+    /** The pool itself, for reads that report through their own futures (windows read ahead). */
+    Executor executor() {
+        return executor;
     }
 
     /** Every result, in order, once all are done; the first failure is thrown after the others ended. */

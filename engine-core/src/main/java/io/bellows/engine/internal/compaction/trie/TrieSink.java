@@ -19,7 +19,6 @@ import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.Version;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,6 +40,11 @@ import java.util.concurrent.CompletableFuture;
 final class TrieSink implements TableSink {
     /** A finished table with the placement it is installed at. */
     record Placed(FileMeta meta, long placement) {}
+
+    /** Bucket field (a 1/16 share of its range) past which a compaction's table is sized and streamed. */
+    static final long SIZING_FIELD = 1L << 28;
+    /** Room above the projection a streamed table is sized with. */
+    static final double SIZING_MARGIN = 1.03;
 
     private final TableWriteContext ctx;
     private final TrieScheme scheme;
@@ -107,7 +111,9 @@ final class TrieSink implements TableSink {
      * compaction's input, read through views as a flush's is).
      */
     void addHashed(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
-        stream(hi).add(key, seq, kind, value, hi, lo);
+        Stream s = stream(hi);
+        s.add(key, seq, kind, value, hi, lo);
+        s.maybeStream(hi);
     }
 
     private Stream stream(long hi) {
@@ -207,6 +213,11 @@ final class TrieSink implements TableSink {
 
     @Override
     public void abandon() {
+        for (int i = 0; i < openCount; i++) {
+            if (openStreams[i] != null) {
+                openStreams[i].closeQuietly();
+            }
+        }
         release();
         if (finishing != null) {
             // Deleted only once the finisher is done with them.
@@ -268,6 +279,10 @@ final class TrieSink implements TableSink {
         private final List<HTableProperties> written = new ArrayList<>();
         private List<TableFilters> pileFilters;
         private HTableWriter writer;
+        /** The file and number of a table being streamed ({@link #maybeStream}); null before. */
+        private WritableFile file;
+        private long number;
+        private boolean sized;
         private byte[] lastKey;
         private long maxSeq;
 
@@ -298,9 +313,56 @@ final class TrieSink implements TableSink {
             maxSeq = Math.max(maxSeq, seq);
         }
 
+        /**
+         * Once a compaction's entries, which come in hash order, have passed {@link #SIZING_FIELD} in the
+         * bucket field, sizes this container's table by what they hold and streams it from then on
+         * ({@link HTableWriter#stream}): the writer then holds one balancing window instead of the whole
+         * table. Keys hash uniformly, so the share seen predicts the whole (tens of thousands of items by
+         * then in a table worth streaming); the margin keeps a table sized short from moving items to its
+         * overflow area. A table of one window gains nothing from it, and one larger than a full table
+         * is cut by fill as before.
+         */
+        void maybeStream(long hi) throws IOException {
+            long field = hi & 0xffffffffL;
+            if (sized || field < SIZING_FIELD || !written.isEmpty()) {
+                return;
+            }
+            sized = true;
+            double projected = writer.dataBytes() * (double) (1L << 32) / (field + 1) * SIZING_MARGIN;
+            int buckets = scheme.buckets();
+            if (projected > HTableFormat.capacity(buckets)) {
+                return;
+            }
+            int n = HTableFormat.bucketsFor(buckets, (long) projected);
+            if (n > HTableFormat.WINDOW_BUCKETS) {
+                open();
+                writer.stream(file, n);
+            }
+        }
+
+        private void open() throws IOException {
+            number = ctx.versions().newFileNumber();
+            ctx.pendingOutputs().add(number);
+            created.add(number);
+            WritableFile f = ctx.fs().createTable(FileNames.table(ctx.dir(), number));
+            file = finishing != null ? finishing.track(f) : f;
+        }
+
+        /** Closes a streamed table's file left open by a failure (abandon deletes it). */
+        void closeQuietly() {
+            if (file != null) {
+                try {
+                    file.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // already failing
+                }
+                file = null;
+            }
+        }
+
         /** Cuts the table before a new key that would overfill it, and opens one if none is. */
         private void prepare(boolean newKey, int keyLength, int valueLength, long seq, int kind) throws IOException {
-            if (writer != null && newKey) {
+            if (writer != null && newKey && !writer.isStreaming()) {
                 int size = HTableFormat.itemSize(keyLength, valueLength, seq, kind == InternalKeys.KIND_DELETE);
                 if (writer.wouldOverfill(size)) {
                     writeTable(false);
@@ -326,24 +388,18 @@ final class TrieSink implements TableSink {
                 }
                 older.addAll(pileFilters());
             }
-            long number = ctx.versions().newFileNumber();
-            ctx.pendingOutputs().add(number);
-            created.add(number);
-            Path path = FileNames.table(ctx.dir(), number);
-            WritableFile file = ctx.fs().createTable(path);
-            if (finishing != null) {
-                file = finishing.track(file);
+            if (file == null) {
+                open();
             }
             HTableProperties p;
             try {
                 p = writer.write(file, number, older);
             } catch (IOException | RuntimeException e) {
-                try {
-                    file.close();
-                } catch (IOException ignored) {
-                    // already failing; abandon() deletes the file
-                }
+                // abandon() deletes the file
+                closeQuietly();
                 throw e;
+            } finally {
+                file = null;
             }
             ctx.bytesWritten().add(p.fileSize());
             written.add(p);

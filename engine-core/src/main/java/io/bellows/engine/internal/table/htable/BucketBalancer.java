@@ -14,9 +14,13 @@ import java.util.TreeSet;
  * becomes a source itself later, which is how migration chains form. When no destination with room
  * is left, the remaining excess goes to the overflow area (destination {@link HTableFormat#OVERFLOW_DEST}).
  *
- * <p>Not thread-safe; one per table being built.
+ * <p>One balancer serves one balancing window of a table (buckets {@code [base, base + size)},
+ * docs/formats/htable.md): items move only between buckets of their window, so a table can be written,
+ * and read in hash order, one window at a time. Arrays are indexed from {@code base}; bucket ids in
+ * {@link #dest} and in ranks are the table's. Not thread-safe; one per window being built.
  */
 final class BucketBalancer {
+    final int base;
     final List<Item>[] contents;
     final int[] load;
     final int[] dest;
@@ -26,7 +30,8 @@ final class BucketBalancer {
     final List<Item> overflow = new ArrayList<>();
 
     @SuppressWarnings("unchecked")
-    BucketBalancer(int buckets) {
+    BucketBalancer(int base, int buckets) {
+        this.base = base;
         contents = new List[buckets];
         load = new int[buckets];
         dest = new int[buckets];
@@ -43,8 +48,8 @@ final class BucketBalancer {
             overflow.add(item);
             return;
         }
-        contents[item.home].add(item);
-        load[item.home] += item.size;
+        contents[item.home - base].add(item);
+        load[item.home - base] += item.size;
     }
 
     /** Migrates until every bucket holds at most {@link HTableFormat#PAYLOAD} bytes. */
@@ -62,15 +67,15 @@ final class BucketBalancer {
             }
             Integer dst = byLoad.isEmpty() ? null : byLoad.first();
             boolean toOverflow = dst == null || load[dst] >= HTableFormat.PAYLOAD;
-            List<Item> items = inRankOrder(contents[src], src);
+            List<Item> items = inRankOrder(contents[src], base + src);
             contents[src] = items;
             int kept = 0;
             int bytes = 0;
             while (kept < items.size()) {
                 int groupEnd = kept;
                 int groupBytes = 0;
-                int r = KeyHash.rank(items.get(kept).lo, src);
-                while (groupEnd < items.size() && KeyHash.rank(items.get(groupEnd).lo, src) == r) {
+                int r = KeyHash.rank(items.get(kept).lo, base + src);
+                while (groupEnd < items.size() && KeyHash.rank(items.get(groupEnd).lo, base + src) == r) {
                     groupBytes += items.get(groupEnd).size;
                     groupEnd++;
                 }
@@ -82,7 +87,7 @@ final class BucketBalancer {
             }
             List<Item> out = new ArrayList<>(items.subList(kept, items.size()));
             items.subList(kept, items.size()).clear();
-            mark[src] = KeyHash.rank(out.get(0).lo, src);
+            mark[src] = KeyHash.rank(out.get(0).lo, base + src);
             moved[src] = load[src] - bytes;
             load[src] = bytes;
             if (toOverflow) {
@@ -90,7 +95,7 @@ final class BucketBalancer {
                 overflow.addAll(out);
             } else {
                 byLoad.remove(dst);
-                dest[src] = dst;
+                dest[src] = base + dst;
                 contents[dst].addAll(out);
                 load[dst] += (int) moved[src];
                 byLoad.add(dst);

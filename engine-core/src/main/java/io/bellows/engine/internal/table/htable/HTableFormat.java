@@ -18,8 +18,11 @@ import io.bellows.engine.internal.util.Coding;
  * All integers are little-endian. The CRC covers bytes [0, 4092).
  */
 public final class HTableFormat {
-    /** Version 2 added the BloomCluster's column count to the metadata (tables sized by their data). */
-    public static final int VERSION = 2;
+    /**
+     * Version 2 added the BloomCluster's column count to the metadata (tables sized by their data),
+     * version 3 the balancing window (items move only within a window of {@link #WINDOW_BUCKETS}).
+     */
+    public static final int VERSION = 3;
     /** Oldest version readers accept: version 1 tables all have the store's bucket count, columns = buckets. */
     public static final int MIN_READ_VERSION = 1;
     public static final int BUCKET_SIZE = 4096;
@@ -41,6 +44,11 @@ public final class HTableFormat {
     public static final int MAX_BUCKET_ITEM = PAYLOAD / 2;
     /** An HTable is filled to at most this fraction of its buckets' payload, so balancing succeeds. */
     public static final double MAX_FILL = 0.95;
+    /**
+     * Buckets of a balancing window (1 MiB): a table is written, and read in hash order, one window at a
+     * time, so a compaction holds a window of each input and output instead of whole tables.
+     */
+    public static final int WINDOW_BUCKETS = 256;
     /** Share of buckets (the most migrated first) whose migration metadata readers keep in memory. */
     public static final double HOT_METADATA_FRACTION = 0.2;
     public static final int FOOTER_LENGTH = 24;
@@ -72,6 +80,11 @@ public final class HTableFormat {
             n >>= 1;
         }
         return n;
+    }
+
+    /** The balancing window of a table of {@code buckets} buckets written by this version. */
+    public static int windowFor(int buckets) {
+        return Math.min(WINDOW_BUCKETS, buckets);
     }
 
     /** Encoded size of an item: three varints, key, value. */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * Reads an HTable (spec: docs/formats/htable.md). Opening reads the footer and metadata once: the
@@ -45,6 +46,7 @@ public final class HTableReader implements OpenTable {
     private final long clusterOffset;
     /** Boxes of this table's BloomCluster: its bucket count or, in a pile of larger tables, theirs. */
     private final int clusterColumns;
+    private final int window;
     /** First bucket and page count of each BloomCluster run; runStart is in pages from clusterOffset. */
     private final int[] runFirst;
     private final int[] runStart;
@@ -93,6 +95,10 @@ public final class HTableReader implements OpenTable {
         clusterColumns = version >= 2 ? Coding.getVarInt(meta, pos, n) : buckets;
         if (clusterColumns < buckets || clusterColumns > HTableFormat.MAX_BUCKETS || clusterColumns % buckets != 0) {
             throw new IllegalStateException(clusterColumns + " BloomCluster columns for " + buckets + " buckets");
+        }
+        window = version >= 3 ? Coding.getVarInt(meta, pos, n) : buckets;
+        if (window < 1 || window > buckets) {
+            throw new IllegalStateException("balancing window of " + window + " buckets in a table of " + buckets);
         }
         int runs = Coding.getVarInt(meta, pos, n);
         runFirst = new int[runs];
@@ -473,26 +479,31 @@ public final class HTableReader implements OpenTable {
     }
 
     /**
-     * Every entry of the table in hash order (compaction input): reads the bucket area once, verifying
-     * each bucket, and puts migrated and overflow items back in their home buckets' places.
+     * Every entry of the table in hash order (compaction input), one balancing window at a time (the whole
+     * bucket area for a table written before windows), each bucket verified; migrated and overflow items
+     * are put back in their home buckets' places. {@code readAhead} reads the next window meanwhile (null:
+     * each window is read when the cursor reaches it).
      */
-    public HashOrderCursor hashOrderCursor() throws IOException {
-        byte[] area = new byte[Math.multiplyExact(buckets, HTableFormat.BUCKET_SIZE)];
-        int chunkBuckets = 256;
-        for (int first = 0; first < buckets; first += chunkBuckets) {
-            int count = Math.min(chunkBuckets, buckets - first);
-            int off = first * HTableFormat.BUCKET_SIZE;
-            file.read(HTableFormat.bucketOffset(first), area, off, count * HTableFormat.BUCKET_SIZE);
-            for (int i = 0; i < count; i++) {
-                int b = off + i * HTableFormat.BUCKET_SIZE;
-                verifyBucket(area, b, first + i, HTableFormat.bucketOffset(first + i));
-            }
+    public HashOrderCursor hashOrderCursor(Executor readAhead) throws IOException {
+        return new HashOrderCursor(this, window, readAhead);
+    }
+
+    /** Reads buckets {@code [first, first + count)} into {@code into} and verifies each. */
+    void readBuckets(int first, int count, byte[] into) throws IOException {
+        file.read(HTableFormat.bucketOffset(first), into, 0, count * HTableFormat.BUCKET_SIZE);
+        for (int i = 0; i < count; i++) {
+            verifyBucket(into, i * HTableFormat.BUCKET_SIZE, first + i, HTableFormat.bucketOffset(first + i));
         }
-        try {
-            return new HashOrderCursor(this, area, Math.toIntExact(entries - overflowKeys.length), overflowKeys.length);
-        } catch (IllegalStateException | IndexOutOfBoundsException | ArithmeticException e) {
-            throw new CorruptionException(path, HTableFormat.bucketOffset(0), "malformed buckets: " + e.getMessage(), e);
-        }
+    }
+
+    /** The failure of malformed bytes in the buckets from {@code bucket} on. */
+    CorruptionException corrupt(int bucket, String message, Exception cause) {
+        return new CorruptionException(path, HTableFormat.bucketOffset(bucket), message, cause);
+    }
+
+    /** Buckets of a balancing window: items migrate only within one (the whole table before version 3). */
+    public int window() {
+        return window;
     }
 
     byte[] overflowKey(int i) {

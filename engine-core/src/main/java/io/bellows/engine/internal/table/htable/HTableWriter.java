@@ -14,12 +14,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Builds one HTable (spec: docs/formats/htable.md): collects entries up to the capacity of the store's
- * largest table (95% of its buckets' payload), then sizes the table by what it holds
- * ({@link HTableFormat#bucketsFor}), balances the buckets, builds one bloom filter per bucket over the
- * keys hashed to it, and writes buckets, overflow area, the table's own filters, the BloomCluster of
- * its container and the metadata. The versions of a key must arrive together, newest first: flushes
- * add entries in internal-key order, compactions in hash order ({@link HashOrderCursor}).
+ * Builds one HTable (spec: docs/formats/htable.md). Until its bucket count is chosen it collects entries
+ * (up to the capacity of the store's largest table, 95% of its buckets' payload); then it writes the
+ * table one balancing window at a time: balances the window's buckets, builds one bloom filter per
+ * bucket over the keys hashed to it, and writes them; at the end the overflow area, the table's own
+ * filters, the BloomCluster of its container and the metadata follow. The versions of a key must
+ * arrive together, newest first: flushes add entries in internal-key order, compactions in hash order
+ * ({@link HashOrderCursor}).
+ *
+ * <p>{@link #write} sizes a table by all it collected. A compaction, whose entries arrive in hash order,
+ * can instead {@link #stream} once it knows the size: from then on each window is written as soon as an
+ * entry passes it, so the writer holds one window of entries, not the table (the overflow area, the
+ * filters and the key range are kept to the end).
  *
  * <p>Not thread-safe.
  */
@@ -29,11 +35,24 @@ public final class HTableWriter {
     private final KeyHash hash;
     private final int maxBuckets;
     private final int bloomBitsPerKey;
-    /** Chosen when the table is written. */
-    private int buckets;
-    private final List<Item> items = new ArrayList<>();
+    /** Every entry while collecting; once writing, the entries of window {@link #nextWindow}. */
+    private List<Item> items = new ArrayList<>();
+    private long entries;
     private long dataBytes;
     private long maxSeq;
+    /** The least and greatest entries in internal-key order (a compaction adds in hash order). */
+    private Item first;
+    private Item last;
+    /** Chosen when writing starts; {@link #out} is null until then. */
+    private int buckets;
+    private int window;
+    private Out out;
+    private int nextWindow;
+    private byte[][] filters;
+    private int[] dest;
+    private int[] mark;
+    private long[] moved;
+    private final List<Item> overflow = new ArrayList<>();
 
     /** @param maxBuckets the bucket count of a full table (TrieOptions.tableBuckets) */
     public HTableWriter(KeyHash hash, int maxBuckets, int bloomBitsPerKey) {
@@ -46,11 +65,30 @@ public final class HTableWriter {
         this.bloomBitsPerKey = bloomBitsPerKey;
     }
 
-    public void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) {
+    public void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
         Item item = new Item(key, seq, kind, value, hi, lo, -1);
-        items.add(item);
+        entries++;
         dataBytes += item.size;
         maxSeq = Math.max(maxSeq, seq);
+        if (first == null || InternalKeys.compare(key, seq, first.key, first.seq) < 0) {
+            first = item;
+        }
+        if (last == null || InternalKeys.compare(key, seq, last.key, last.seq) > 0) {
+            last = item;
+        }
+        if (out == null) {
+            items.add(item);
+            return;
+        }
+        item.home = KeyHash.bucket(hi, buckets);
+        int w = item.home / window;
+        if (w < nextWindow) {
+            throw new IllegalStateException("an entry of bucket " + item.home + " after its window was written");
+        }
+        while (nextWindow < w) {
+            writeWindow();
+        }
+        items.add(item);
     }
 
     /** Encoded bytes of the items added so far. */
@@ -59,7 +97,7 @@ public final class HTableWriter {
     }
 
     public boolean isEmpty() {
-        return items.isEmpty();
+        return entries == 0;
     }
 
     /** Whether adding {@code extra} more item bytes would pass the table's fill limit. */
@@ -67,33 +105,79 @@ public final class HTableWriter {
         return dataBytes + extra > HTableFormat.capacity(maxBuckets);
     }
 
-    /**
-     * Writes the table to {@code file}, syncs and closes it. {@code older} are the tables below it in its
-     * container's pile, newest first; their filters join this table's in its BloomCluster.
-     */
-    public HTableProperties write(WritableFile file, long number, List<TableFilters> older) throws IOException {
-        if (items.isEmpty()) {
-            throw new IllegalStateException("an HTable needs at least one entry");
-        }
-        buckets = HTableFormat.bucketsFor(maxBuckets, dataBytes);
-        for (Item item : items) {
-            item.home = KeyHash.bucket(item.hi, buckets);
-        }
-        byte[][] filters = buildFilters();
-        BucketBalancer balancer = new BucketBalancer(buckets);
-        for (Item item : items) {
-            balancer.add(item);
-        }
-        balancer.balance();
+    /** Whether the table is being written window by window ({@link #stream}). */
+    public boolean isStreaming() {
+        return out != null;
+    }
 
-        Out out = new Out(file);
+    /**
+     * Fixes the table at {@code buckets} (of this store's sizes: {@link HTableFormat#bucketsFor}) and starts
+     * writing it to {@code file}, a window whenever an entry passes it. Every entry from now on must come in
+     * hash order after those added so far. The table need not hold what it was sized for: a window short
+     * of it leaves room, a window over its payload sends the excess to the overflow area.
+     */
+    public void stream(WritableFile file, int buckets) throws IOException {
+        if (out != null) {
+            throw new IllegalStateException("already streaming");
+        }
+        if (buckets < 1 || buckets > maxBuckets || maxBuckets % buckets != 0
+                || Integer.bitCount(maxBuckets / buckets) != 1) {
+            throw new IllegalArgumentException(buckets + " buckets is not a table size of a store of " + maxBuckets);
+        }
+        start(file, buckets);
+    }
+
+    private void start(WritableFile file, int n) throws IOException {
+        buckets = n;
+        window = HTableFormat.windowFor(n);
+        out = new Out(file);
+        filters = new byte[n][];
+        dest = new int[n];
+        mark = new int[n];
+        moved = new long[n];
         byte[] header = Arrays.copyOf(FileHeader.encode(FileHeader.KIND_HTABLE, HTableFormat.VERSION),
                 HTableFormat.BUCKET_SIZE);
         out.write(header, 0, header.length);
-        byte[] bucket = new byte[HTableFormat.BUCKET_SIZE];
-        for (int b = 0; b < buckets; b++) {
-            encodeBucket(b, balancer.contents[b], balancer.dest[b], balancer.mark[b], bucket);
-            out.write(bucket, 0, bucket.length);
+        // What was collected (in any order) goes to its windows; all but the last are written now.
+        List<Item> collected = items;
+        int windows = (n + window - 1) / window;
+        List<List<Item>> byWindow = new ArrayList<>(windows);
+        for (int w = 0; w < windows; w++) {
+            byWindow.add(new ArrayList<>());
+        }
+        int lastWindow = 0;
+        for (Item item : collected) {
+            item.home = KeyHash.bucket(item.hi, n);
+            int w = item.home / window;
+            byWindow.get(w).add(item);
+            lastWindow = Math.max(lastWindow, w);
+        }
+        for (int w = 0; w <= lastWindow; w++) {
+            items = byWindow.get(w);
+            byWindow.set(w, null);
+            if (w < lastWindow) {
+                writeWindow();
+            }
+        }
+    }
+
+    /**
+     * Writes the table to {@code file} (the streamed table's own file if it {@link #stream}s), syncs and closes
+     * it. {@code older} are the tables below it in its container's pile, newest first; their filters join
+     * this table's in its BloomCluster.
+     */
+    public HTableProperties write(WritableFile file, long number, List<TableFilters> older) throws IOException {
+        if (entries == 0) {
+            throw new IllegalStateException("an HTable needs at least one entry");
+        }
+        if (out == null) {
+            start(file, HTableFormat.bucketsFor(maxBuckets, dataBytes));
+        } else if (out.file != file) {
+            throw new IllegalArgumentException("a streamed table is written to the file it streams to");
+        }
+        int windows = (buckets + window - 1) / window;
+        while (nextWindow < windows) {
+            writeWindow();
         }
 
         long overflowOffset = out.offset;
@@ -102,7 +186,6 @@ public final class HTableWriter {
         // table's HTableMeta until its job ends, and large values would then be held twice.
         ByteArrayOutputStream overflowArea = new ByteArrayOutputStream();
         boolean keepOverflow = true;
-        List<Item> overflow = balancer.overflow;
         overflow.sort((a, b) -> {
             int c = Bytes.compare(a.key, b.key);
             return c != 0 ? c : Long.compare(b.seq, a.seq);
@@ -146,7 +229,7 @@ public final class HTableWriter {
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
         putVar(meta, scratch, buckets);
         putVar(meta, scratch, hash.seed());
-        putVar(meta, scratch, items.size());
+        putVar(meta, scratch, entries);
         putVar(meta, scratch, dataBytes);
         putVar(meta, scratch, overflowOffset);
         putVar(meta, scratch, overflowLength);
@@ -155,9 +238,10 @@ public final class HTableWriter {
         putVar(meta, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(filterBytes, 0, filterBytes.length)));
         putVar(meta, scratch, clusterOffset);
         putVar(meta, scratch, packer.columns());
+        putVar(meta, scratch, window);
         putVar(meta, scratch, runCount);
         runs.writeTo(meta);
-        writeHotMetadata(meta, scratch, balancer);
+        writeHotMetadata(meta, scratch);
         overflowIndex.writeTo(meta);
         byte[] metaBytes = meta.toByteArray();
         long metaOffset = out.offset;
@@ -170,50 +254,60 @@ public final class HTableWriter {
         out.write(footer, 0, footer.length);
         file.sync();
         file.close();
-
-        // Compactions add entries in hash order, so the key range is found, not read off the ends.
-        Item first = items.get(0);
-        Item last = first;
-        for (Item item : items) {
-            if (InternalKeys.compare(item.key, item.seq, first.key, first.seq) < 0) {
-                first = item;
-            }
-            if (InternalKeys.compare(item.key, item.seq, last.key, last.seq) > 0) {
-                last = item;
-            }
-        }
-        return new HTableProperties(number, out.offset, items.size(), dataBytes, first.key, first.seq, last.key,
+        return new HTableProperties(number, out.offset, entries, dataBytes, first.key, first.seq, last.key,
                 last.seq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
                         keepOverflow ? overflowArea.toByteArray() : null));
     }
 
-    /** One filter per bucket over the distinct keys whose home it is (wherever they end up stored). */
-    private byte[][] buildFilters() {
-        int[] counts = new int[buckets];
+    /** Balances, filters and writes window {@link #nextWindow} from {@link #items}, then empties them. */
+    private void writeWindow() throws IOException {
+        int base = nextWindow * window;
+        int size = Math.min(window, buckets - base);
+        buildFilters(base, size);
+        BucketBalancer balancer = new BucketBalancer(base, size);
+        for (Item item : items) {
+            balancer.add(item);
+        }
+        balancer.balance();
+        byte[] bucket = new byte[HTableFormat.BUCKET_SIZE];
+        for (int i = 0; i < size; i++) {
+            encodeBucket(base + i, balancer.contents[i], balancer.dest[i], balancer.mark[i], bucket);
+            out.write(bucket, 0, bucket.length);
+            dest[base + i] = balancer.dest[i];
+            mark[base + i] = balancer.mark[i];
+            moved[base + i] = balancer.moved[i];
+        }
+        overflow.addAll(balancer.overflow);
+        items = new ArrayList<>();
+        nextWindow++;
+    }
+
+    /** One filter per bucket of the window over the distinct keys whose home it is (wherever they end up). */
+    private void buildFilters(int base, int size) {
+        int[] counts = new int[size];
         boolean[] newKey = new boolean[items.size()];
         for (int i = 0; i < items.size(); i++) {
-            // Entries arrive in key order, so a key's versions are adjacent.
+            // A key's versions arrive together, and so are adjacent in their window.
             newKey[i] = i == 0 || !Arrays.equals(items.get(i - 1).key, items.get(i).key);
             if (newKey[i]) {
-                counts[items.get(i).home]++;
+                counts[items.get(i).home - base]++;
             }
         }
-        long[][] hashes = new long[buckets][];
-        for (int b = 0; b < buckets; b++) {
+        long[][] hashes = new long[size][];
+        for (int b = 0; b < size; b++) {
             hashes[b] = new long[counts[b]];
             counts[b] = 0;
         }
         for (int i = 0; i < items.size(); i++) {
             if (newKey[i]) {
                 Item item = items.get(i);
-                hashes[item.home][counts[item.home]++] = KeyHash.bloom(item.lo);
+                int b = item.home - base;
+                hashes[b][counts[b]++] = KeyHash.bloom(item.lo);
             }
         }
-        byte[][] filters = new byte[buckets][];
-        for (int b = 0; b < buckets; b++) {
-            filters[b] = counts[b] == 0 ? Bytes.EMPTY : BloomFilter.build(hashes[b], counts[b], bloomBitsPerKey);
+        for (int b = 0; b < size; b++) {
+            filters[base + b] = counts[b] == 0 ? Bytes.EMPTY : BloomFilter.build(hashes[b], counts[b], bloomBitsPerKey);
         }
-        return filters;
     }
 
     /** Encodes bucket {@code b} into {@code out}, items in rank order. Package-private for the format test. */
@@ -234,22 +328,21 @@ public final class HTableWriter {
     }
 
     /** The (source, destination, HashMark) of the most migrated buckets, most migrated first. */
-    private static void writeHotMetadata(ByteArrayOutputStream meta, byte[] scratch, BucketBalancer balancer) {
-        int n = balancer.dest.length;
+    private void writeHotMetadata(ByteArrayOutputStream meta, byte[] scratch) {
         List<Integer> migrated = new ArrayList<>();
-        for (int b = 0; b < n; b++) {
-            if (balancer.dest[b] != HTableFormat.NO_DEST) {
+        for (int b = 0; b < buckets; b++) {
+            if (dest[b] != HTableFormat.NO_DEST) {
                 migrated.add(b);
             }
         }
-        migrated.sort((a, b) -> Long.compare(balancer.moved[b], balancer.moved[a]));
-        int keep = Math.min(migrated.size(), (int) Math.ceil(n * HTableFormat.HOT_METADATA_FRACTION));
+        migrated.sort((a, b) -> Long.compare(moved[b], moved[a]));
+        int keep = Math.min(migrated.size(), (int) Math.ceil(buckets * HTableFormat.HOT_METADATA_FRACTION));
         putVar(meta, scratch, keep);
         for (int i = 0; i < keep; i++) {
             int b = migrated.get(i);
             putVar(meta, scratch, b);
-            putVar(meta, scratch, balancer.dest[b]);
-            putVar(meta, scratch, balancer.mark[b] & 0xffffffffL);
+            putVar(meta, scratch, dest[b]);
+            putVar(meta, scratch, mark[b] & 0xffffffffL);
         }
     }
 
@@ -260,7 +353,7 @@ public final class HTableWriter {
 
     /** A file plus its write offset. */
     static final class Out {
-        private final WritableFile file;
+        final WritableFile file;
         long offset;
 
         Out(WritableFile file) {

@@ -5,7 +5,12 @@ import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Coding;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 
 /**
  * Every entry of one HTable in hash order ({@link #compare}): by the key's {@code hi} hash with its
@@ -17,51 +22,154 @@ import java.util.Arrays;
  * an LSM_TRIE compaction needs no full sort of any input, and hands each entry's hash on to the
  * tables it writes instead of computing it again.
  *
- * <p>The cursor holds the table's bucket area (its bucket bytes, once) and six numbers per item, far
- * less than one object per entry. {@link #keySlice} and {@link #valueSlice} are views into that area
- * (an overflow item's value into scratch the cursor reuses), valid until the cursor moves, so a
- * compaction copies only the entries it keeps. Not thread-safe.
+ * <p>Items migrate only within their balancing window (docs/formats/htable.md), so the cursor holds one
+ * window at a time: its bucket bytes and six numbers per item, far less than one object per entry. With
+ * an executor it reads the next window while this one is merged. A table written before windows (format
+ * version 2) is one window. {@link #keySlice} and {@link #valueSlice} are views into the window (an
+ * overflow item's value into scratch the cursor reuses), valid until the cursor moves, so a compaction
+ * copies only the entries it keeps. Not thread-safe; {@link #close} waits for a window being read ahead.
  */
-public final class HashOrderCursor {
+public final class HashOrderCursor implements AutoCloseable {
     private final HTableReader table;
-    private final byte[] area;
-    private final int count;
+    private final int buckets;
+    private final int window;
+    private final int windows;
+    private final Executor readAhead;
+    /** Overflow items by home bucket, then as stored; their homes alongside. */
+    private final int[] overflowOrder;
+    private final int[] overflowHome;
+    private int overflowNext;
+    /** The current window's bucket bytes, and the buffer the next one is read into. */
+    private byte[] area;
+    private byte[] spare;
+    private CompletableFuture<Void> ahead;
+    private int loaded = -1;
+    private long itemsSeen;
+    private int count;
     /** Per item: offset of its key in {@link #area}, or {@code -1 - i} for overflow item i. */
-    private final int[] keyAt;
-    private final int[] keyLength;
+    private int[] keyAt = new int[0];
+    private int[] keyLength = new int[0];
     /** Value length, -1 for a tombstone. */
-    private final int[] valueLength;
-    private final long[] seqs;
-    private final long[] his;
-    private final long[] los;
-    /** Items in hash order. */
-    private final int[] order;
+    private int[] valueLength = new int[0];
+    private long[] seqs = new long[0];
+    private long[] his = new long[0];
+    private long[] los = new long[0];
+    /** Items of the current window in hash order. */
+    private int[] order = new int[0];
     private int pos = -1;
     private final Slice keyView = new Slice();
     private final Slice valueView = new Slice();
     /** An overflow item read again for its value; grown to the largest one read. */
     private byte[] overflowScratch = Bytes.EMPTY;
 
-    HashOrderCursor(HTableReader table, byte[] area, int items, int overflow) {
+    /** Reads the first window; {@code readAhead} null reads each window when the cursor reaches it. */
+    HashOrderCursor(HTableReader table, int window, Executor readAhead) throws IOException {
         this.table = table;
-        this.area = area;
-        int n = items + overflow;
-        keyAt = new int[n];
-        keyLength = new int[n];
-        valueLength = new int[n];
-        seqs = new long[n];
-        his = new long[n];
-        los = new long[n];
+        this.buckets = table.buckets();
+        this.window = window;
+        this.windows = (buckets + window - 1) / window;
+        this.readAhead = windows > 1 ? readAhead : null;
+        int overflow = table.overflowItems();
+        overflowHome = new int[overflow];
+        Integer[] byHome = new Integer[overflow];
+        for (int o = 0; o < overflow; o++) {
+            overflowHome[o] = KeyHash.bucket(table.hash().hi(table.overflowKey(o)), buckets);
+            byHome[o] = o;
+        }
+        Arrays.sort(byHome, (a, b) -> Integer.compare(overflowHome[a], overflowHome[b]));
+        overflowOrder = new int[overflow];
+        for (int o = 0; o < overflow; o++) {
+            overflowOrder[o] = byHome[o];
+        }
+        area = new byte[Math.multiplyExact(Math.min(window, buckets), HTableFormat.BUCKET_SIZE)];
+        load(0);
+    }
+
+    /** Makes window {@code w} current: its bucket bytes read and verified, its items parsed and ordered. */
+    private void load(int w) throws IOException {
+        int first = w * window;
+        int n = Math.min(window, buckets - first);
+        if (ahead != null) {
+            CompletableFuture<Void> f = ahead;
+            ahead = null;
+            if (!awaitRead(f)) {
+                table.readBuckets(first, n, spare);
+            }
+            byte[] t = area;
+            area = spare;
+            spare = t;
+        } else {
+            table.readBuckets(first, n, area);
+        }
+        loaded = w;
+        if (readAhead != null && w + 1 < windows) {
+            int next = first + n;
+            int nextCount = Math.min(window, buckets - next);
+            if (spare == null) {
+                spare = new byte[area.length];
+            }
+            byte[] into = spare;
+            ahead = CompletableFuture.runAsync(() -> {
+                try {
+                    table.readBuckets(next, nextCount, into);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, readAhead);
+        }
+        try {
+            parse(first, n);
+        } catch (IllegalStateException | IndexOutOfBoundsException | ArithmeticException e) {
+            throw table.corrupt(first, "malformed buckets: " + e.getMessage(), e);
+        }
+        pos = -1;
+    }
+
+    /**
+     * Whether a read ahead ended well; a failed one (I/O, or an Error such as a thread that could not
+     * start) is read again by the caller, which then reports any failure as its own.
+     */
+    private static boolean awaitRead(CompletableFuture<Void> f) throws IOException {
+        try {
+            f.get();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a window read ahead");
+        } catch (ExecutionException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private void parse(int first, int n) {
+        int stored = 0;
+        for (int b = 0; b < n; b++) {
+            stored += Coding.getShort(area, b * HTableFormat.BUCKET_SIZE);
+        }
+        int overflowEnd = overflowNext;
+        while (overflowEnd < overflowOrder.length && overflowHome[overflowOrder[overflowEnd]] < first + n) {
+            overflowEnd++;
+        }
+        count = stored + overflowEnd - overflowNext;
+        if (keyAt.length < count) {
+            int cap = Math.max(count, keyAt.length + (keyAt.length >> 1));
+            keyAt = new int[cap];
+            keyLength = new int[cap];
+            valueLength = new int[cap];
+            seqs = new long[cap];
+            his = new long[cap];
+            los = new long[cap];
+            order = new int[cap];
+        }
         KeyHash hash = table.hash();
-        int buckets = table.buckets();
         int i = 0;
         int[] p = new int[1];
-        for (int b = 0; b < buckets; b++) {
+        for (int b = 0; b < n; b++) {
             int off = b * HTableFormat.BUCKET_SIZE;
             int limit = off + HTableFormat.SOURCE_OFFSET;
-            int stored = Coding.getShort(area, off);
+            int inBucket = Coding.getShort(area, off);
             p[0] = off + HTableFormat.COUNT_LENGTH;
-            for (int k = 0; k < stored; k++, i++) {
+            for (int k = 0; k < inBucket; k++, i++) {
                 int klen = Coding.getVarInt(area, p, limit);
                 long vlen = Coding.getVarLong(area, p, limit);
                 seqs[i] = Coding.getVarLong(area, p, limit);
@@ -69,17 +177,21 @@ public final class HashOrderCursor {
                 keyLength[i] = klen;
                 valueLength[i] = vlen == 0 ? -1 : (int) (vlen - 1);
                 if (p[0] + klen + Math.max(0, valueLength[i]) > limit) {
-                    throw new IllegalStateException("item " + k + " of bucket " + b + " passes the bucket payload");
+                    throw new IllegalStateException("item " + k + " of bucket " + (first + b)
+                            + " passes the bucket payload");
                 }
                 his[i] = hash.hi(area, p[0], klen);
                 los[i] = hash.lo(area, p[0], klen);
+                int home = KeyHash.bucket(his[i], buckets);
+                if (home < first || home >= first + n) {
+                    throw new IllegalStateException("bucket " + (first + b) + " holds an item of bucket " + home
+                            + ", outside its window");
+                }
                 p[0] += klen + Math.max(0, valueLength[i]);
             }
         }
-        if (i != items) {
-            throw new IllegalStateException("buckets hold " + i + " items, the metadata says " + items);
-        }
-        for (int o = 0; o < overflow; o++, i++) {
+        for (; overflowNext < overflowEnd; overflowNext++, i++) {
+            int o = overflowOrder[overflowNext];
             byte[] key = table.overflowKey(o);
             keyAt[i] = -1 - o;
             keyLength[i] = key.length;
@@ -88,28 +200,30 @@ public final class HashOrderCursor {
             his[i] = hash.hi(key);
             los[i] = hash.lo(key);
         }
-        count = n;
-        order = homeOrder(buckets);
+        itemsSeen += stored;
+        if (first + n == buckets && itemsSeen != table.entries() - overflowOrder.length) {
+            throw new IllegalStateException("buckets hold " + itemsSeen + " items, the metadata says "
+                    + (table.entries() - overflowOrder.length));
+        }
+        homeOrder(first, n);
     }
 
     /** Counting sort by home bucket, then each home's few items sorted in place. */
-    private int[] homeOrder(int buckets) {
-        int[] start = new int[buckets + 1];
+    private void homeOrder(int first, int n) {
+        int[] start = new int[n + 1];
         for (int i = 0; i < count; i++) {
-            start[KeyHash.bucket(his[i], buckets) + 1]++;
+            start[KeyHash.bucket(his[i], buckets) - first + 1]++;
         }
-        for (int b = 0; b < buckets; b++) {
+        for (int b = 0; b < n; b++) {
             start[b + 1] += start[b];
         }
-        int[] fill = Arrays.copyOf(start, buckets);
-        int[] out = new int[count];
+        int[] fill = Arrays.copyOf(start, n);
         for (int i = 0; i < count; i++) {
-            out[fill[KeyHash.bucket(his[i], buckets)]++] = i;
+            order[fill[KeyHash.bucket(his[i], buckets) - first]++] = i;
         }
-        for (int b = 0; b < buckets; b++) {
-            insertionSort(out, start[b], start[b + 1]);
+        for (int b = 0; b < n; b++) {
+            insertionSort(order, start[b], start[b + 1]);
         }
-        return out;
     }
 
     private void insertionSort(int[] a, int from, int to) {
@@ -168,11 +282,38 @@ public final class HashOrderCursor {
     }
 
     /** Moves to the next entry (the first on the first call); false past the last. */
-    public boolean next() {
+    public boolean next() throws IOException {
         if (pos < count) {
             pos++;
         }
+        while (pos == count && loaded + 1 < windows) {
+            load(loaded + 1);
+            pos = 0;
+        }
         return pos < count;
+    }
+
+    /** Waits for a window being read ahead, so that nothing reads the table once the caller lets it go. */
+    @Override
+    public void close() {
+        if (ahead != null) {
+            CompletableFuture<Void> f = ahead;
+            ahead = null;
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    f.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | RuntimeException e) {
+                    break;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public boolean isValid() {

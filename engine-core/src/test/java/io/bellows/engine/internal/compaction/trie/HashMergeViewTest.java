@@ -282,7 +282,7 @@ class HashMergeViewTest {
         private List<HashOrderCursor> cursors(List<FileMeta> group) throws IOException {
             List<HashOrderCursor> out = new ArrayList<>();
             for (FileMeta f : group) {
-                out.add(reader(f, HTableReader.class).hashOrderCursor());
+                out.add(reader(f, HTableReader.class).hashOrderCursor(null));
             }
             return out;
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.Coding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,5 +37,16 @@ class HTableSpecExampleTest {
         assertEquals(1248, KeyHash.bucket(hi, 2048));
         assertEquals(19, KeyHash.bucket(hi, 32));
         assertEquals(1248 / (2048 / 32), KeyHash.bucket(hi, 32));
+    }
+
+    @Test
+    void windowsOfTheWorkedExample() {
+        assertEquals(256, HTableFormat.windowFor(2048));
+        byte[] varint = new byte[5];
+        int n = Coding.putVarLong(varint, 0, HTableFormat.windowFor(2048));
+        assertEquals("8002", Bytes.toHex(Arrays.copyOf(varint, n)));
+        assertEquals(8, 2048 / HTableFormat.windowFor(2048));
+        assertEquals(4, 1248 / HTableFormat.windowFor(2048));
+        assertEquals(32, HTableFormat.windowFor(32));
     }
 }

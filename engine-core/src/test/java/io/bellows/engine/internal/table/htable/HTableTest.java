@@ -137,7 +137,7 @@ class HTableTest {
 
     @Test
     void balancerLeavesNoBucketOverloaded() {
-        BucketBalancer b = new BucketBalancer(8);
+        BucketBalancer b = new BucketBalancer(0, 8);
         Random rnd = new Random(1);
         for (int i = 0; i < 200; i++) {
             int home = i % 3 == 0 ? 5 : rnd.nextInt(8);

@@ -64,7 +64,7 @@ class HashOrderCursorTest {
             int c = HashOrderCursor.compareHash(h.hi(a), h.hi(b));
             return c != 0 ? c : Bytes.compare(a, b);
         }).thenComparing(Comparator.comparingLong(Entry::seq).reversed()));
-        HashOrderCursor c = r.hashOrderCursor();
+        HashOrderCursor c = r.hashOrderCursor(null);
         int i = 0;
         while (c.next()) {
             Entry e = expected.get(i++);
