@@ -105,7 +105,7 @@ public class TrieMergeBenchmark {
     public void hashMerge(Blackhole bh) throws IOException {
         List<HashOrderCursor> cursors = new ArrayList<>(readers.size());
         for (HTableReader r : readers) {
-            cursors.add(r.hashOrderCursor());
+            cursors.add(r.hashOrderCursor(null));
         }
         HashOrderMerge merge = new HashOrderMerge(cursors);
         for (HashOrderCursor top = merge.top(); top != null; merge.advance(), top = merge.top()) {
@@ -120,7 +120,7 @@ public class TrieMergeBenchmark {
     public void hashMergeViews(Blackhole bh) throws IOException {
         List<HashOrderCursor> cursors = new ArrayList<>(readers.size());
         for (HTableReader r : readers) {
-            cursors.add(r.hashOrderCursor());
+            cursors.add(r.hashOrderCursor(null));
         }
         HashOrderMerge merge = new HashOrderMerge(cursors);
         for (HashOrderCursor top = merge.top(); top != null; merge.advance(), top = merge.top()) {
