@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Every entry of one HTable in hash order ({@link #compare}): by the key's {@code hi} hash with its
@@ -109,13 +110,18 @@ public final class HashOrderCursor implements AutoCloseable {
                 spare = new byte[area.length];
             }
             byte[] into = spare;
-            ahead = CompletableFuture.runAsync(() -> {
-                try {
-                    table.readBuckets(next, nextCount, into);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }, readAhead);
+            try {
+                ahead = CompletableFuture.runAsync(() -> {
+                    try {
+                        table.readBuckets(next, nextCount, into);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, readAhead);
+            } catch (RejectedExecutionException e) {
+                // the pool is shutting down: the next window is read when the cursor reaches it
+                ahead = null;
+            }
         }
         try {
             parse(first, n);
