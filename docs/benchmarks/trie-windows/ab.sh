@@ -2,7 +2,7 @@
 # HTables balanced and compacted a window at a time (bench-b.jar) against whole tables (bench-a.jar): LSM_TRIE
 # fills of NUM x (16 + 100 B) at scale factor FACTOR, settle, then 300,000 gets; jars alternated, a first in
 # odd rounds. Each JVM logs its collections (NAME.gc) for the heap left after each (gcpeak.py).
-# usage: ab.sh SCRATCH ROUNDS NUM FACTOR [JVM_FLAG...] -- [BENCH_FLAG...]
+# usage: [TIMEOUT=SECONDS] ab.sh SCRATCH ROUNDS NUM FACTOR [JVM_FLAG...] -- [BENCH_FLAG...]
 #   e.g. ab.sh /tmp/s 2 20000000 1 -- --trie_table_buckets=8192
 cd "$1" || exit 1
 ROUNDS=$2 NUM=$3 FACTOR=$4
@@ -17,7 +17,7 @@ for r in $(seq 1 "$ROUNDS"); do
   for jar in $order; do
     name=LSM_TRIE-NONE-$jar-$r
     rm -rf db-run
-    java "${JVM[@]}" -Xlog:gc:file=$name.gc -jar bench-$jar.jar $COMMON "$@" --db=db-run > $name.log 2>&1
+    timeout "${TIMEOUT:-0}" java "${JVM[@]}" -Xlog:gc:file=$name.gc -jar bench-$jar.jar $COMMON "$@" --db=db-run > $name.log 2>&1
     echo "$(date +%T) $name: exit $? $(grep -E '^fillrandom' $name.log | head -1 | cut -c1-90)"
   done
 done

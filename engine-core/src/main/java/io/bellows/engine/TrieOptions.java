@@ -163,7 +163,7 @@ public final class TrieOptions implements CompactionOptions {
         private int pileTrigger = 8;
         private int pileSlowdown = 14;
         private int pileStop = 20;
-        private int tableBuckets = 2048;
+        private int tableBuckets = 8192;
         private boolean tableBucketsSet;
         private int bloomBitsPerKey = 16;
         private long filterCacheSize = 256L << 20;
@@ -202,9 +202,11 @@ public final class TrieOptions implements CompactionOptions {
         }
 
         /**
-         * 4 KiB buckets of a full HTable; 4 to 65000 (16-bit bucket ids), default 2048 (8 MiB tables). A table
-         * holding less has {@code buckets / 2^k} of them, the fewest that hold its data (while the division
-         * is exact, so a power of two lets tables shrink to one bucket). Fixed when the store is created:
+         * 4 KiB buckets of a full HTable; 4 to 65000 (16-bit bucket ids), default 8192 (32 MiB tables, the
+         * paper's). A table holding less has {@code buckets / 2^k} of them, the fewest that hold its data (while
+         * the division is exact, so a power of two lets tables shrink to one bucket). Compactions read and
+         * write tables a 1 MiB balancing window at a time, so the size costs no compaction heap; a flush still
+         * collects a table before writing it. Fixed when the store is created:
          * opening an existing store with another count is refused, and options that never set it open a
          * store with the count it was created with.
          */

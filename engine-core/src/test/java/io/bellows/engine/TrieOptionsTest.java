@@ -19,7 +19,7 @@ class TrieOptionsTest {
         assertEquals(8, o.pileTrigger());
         assertEquals(14, o.pileSlowdown());
         assertEquals(20, o.pileStop());
-        assertEquals(2048, o.tableBuckets());
+        assertEquals(8192, o.tableBuckets());
         assertEquals(16, o.bloomBitsPerKey());
         assertEquals(256L << 20, o.filterCacheSize());
         assertEquals(0.3, o.gcGarbageRatio());
@@ -92,11 +92,11 @@ class TrieOptionsTest {
         assertEquals("TrieOptions{depth=3, pileLimits=4/8/12, tableBuckets=16, bloomBitsPerKey=12, filterCacheSize=0,"
                 + " gcGarbageRatio=0.5, hashSeed=-7}", o.toString());
         assertTrue(TrieOptions.defaults().toString().contains("hashSeed=random"), TrieOptions.defaults().toString());
-        assertTrue(TrieOptions.defaults().toString().contains("tableBuckets=2048 (or the store's)"),
+        assertTrue(TrieOptions.defaults().toString().contains("tableBuckets=8192 (or the store's)"),
                 TrieOptions.defaults().toString());
         assertFalse(TrieOptions.defaults().tableBucketsSet());
-        assertTrue(TrieOptions.builder().tableBuckets(2048).build().tableBucketsSet());
-        assertNotEquals(TrieOptions.defaults(), TrieOptions.builder().tableBuckets(2048).build(),
+        assertTrue(TrieOptions.builder().tableBuckets(8192).build().tableBucketsSet());
+        assertNotEquals(TrieOptions.defaults(), TrieOptions.builder().tableBuckets(8192).build(),
                 "a set bucket count is checked against the store's");
         assertSame(TrieOptions.defaults(), CompactionOptions.defaults(CompactionStyle.LSM_TRIE));
     }
@@ -108,7 +108,7 @@ class TrieOptionsTest {
         assertEquals(CompactionStyle.LSM_TRIE, o.compaction());
         assertSame(t, o.compactionOptions());
         assertSame(t, o.toBuilder().build().compactionOptions());
-        assertTrue(o.toString().contains(", trie{depth=4, piles=8/14/20, buckets=2048 or the store's, bloomBits=16, filterCache="
+        assertTrue(o.toString().contains(", trie{depth=4, piles=8/14/20, buckets=8192 or the store's, bloomBits=16, filterCache="
                 + (256L << 20) + ", gcRatio=0.3}"), o.toString());
         assertTrue(!EngineOptions.defaults().toString().contains("trie{"), "a LEVELED store prints no trie options");
     }

@@ -240,7 +240,7 @@ class TrieEngineTest {
 
     /**
      * Options that leave tableBuckets unset open a store with the count it was created with (16 here,
-     * against 2048 by default): its keys read, and new tables keep its size (a 2048-bucket table would
+     * against 8192 by default): its keys read, and new tables keep its size (an 8192-bucket table would
      * take this flush whole in one file of 512 KiB).
      */
     @Test
