@@ -205,8 +205,9 @@ public final class TrieOptions implements CompactionOptions {
          * 4 KiB buckets of a full HTable; 4 to 65000 (16-bit bucket ids), default 8192 (32 MiB tables, the
          * paper's). A table holding less has {@code buckets / 2^k} of them, the fewest that hold its data (while
          * the division is exact, so a power of two lets tables shrink to one bucket). Compactions read and
-         * write tables a 1 MiB balancing window at a time, so the size costs no compaction heap; a flush still
-         * collects a table before writing it. Fixed when the store is created:
+         * write tables a 1 MiB balancing window at a time, so the size costs a compaction about a window per
+         * table it reads or writes (a container that receives more than its inputs promised collects its
+         * tables whole); a flush collects each table before writing it. Fixed when the store is created:
          * opening an existing store with another count is refused, and options that never set it open a
          * store with the count it was created with.
          */

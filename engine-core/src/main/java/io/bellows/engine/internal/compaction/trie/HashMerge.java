@@ -63,6 +63,8 @@ final class HashMerge {
             cursors = TrieReads.joinAll(opening);
         } catch (IOException | RuntimeException | Error e) {
             for (CompletableFuture<HashOrderCursor> f : opening) {
+                // An interrupted wait leaves openings running: each ends before the version is let go.
+                TrieReads.awaitQuietly(f);
                 if (f.isDone() && !f.isCompletedExceptionally()) {
                     f.join().close();
                 }

@@ -272,7 +272,7 @@ public final class TrieScheme implements CompactionScheme {
                 inPlace.add(g);
             }
             boolean whole = here && allInputs(idx.pile(g), inputs) && allInputs(idx.below(g), inputs);
-            sink.level(here ? top : top + 1);
+            sink.level(here ? top : top + 1, group.getValue());
             sink.prefetch(here ? new long[] {g} : Containers.children(g));
             HashMerge.run(group.getValue(), tables, snapshots, whole, sink);
             sink.finishStreams();

@@ -66,6 +66,10 @@ final class TrieSink implements TableSink {
     /** Every table written, for its reader once it is durable. */
     private final List<HTableProperties> written = new ArrayList<>();
     private final List<Long> created = new ArrayList<>();
+    /** Data the current group's inputs can give each container it writes ({@link #level}). */
+    private final Map<Long, Long> expected = new HashMap<>();
+    /** Whether entries come in hash order (a compaction's), not key order (a flush's). */
+    private boolean hashOrdered;
     /** Pile filters read ahead ({@link #prefetch}), by container. */
     private final Map<Long, CompletableFuture<List<TableFilters>>> prefetched = new HashMap<>();
     /** The files handed to the engine's finisher to sync and close; null: synced here. */
@@ -111,6 +115,7 @@ final class TrieSink implements TableSink {
      * compaction's input, read through views as a flush's is).
      */
     void addHashed(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
+        hashOrdered = true;
         Stream s = stream(hi);
         s.add(key, seq, kind, value, hi, lo);
         s.maybeStream(hi);
@@ -127,7 +132,10 @@ final class TrieSink implements TableSink {
             openIds = Arrays.copyOf(openIds, 2 * openCount);
             openStreams = Arrays.copyOf(openStreams, 2 * openCount);
         }
-        Stream s = new Stream(c);
+        Long expect = expected.get(c);
+        long full = HTableFormat.capacity(scheme.buckets());
+        int parts = expect == null ? 1 : (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * 1.03 / full)));
+        Stream s = new Stream(c, parts);
         openIds[openCount] = c;
         openStreams[openCount++] = s;
         return s;
@@ -135,10 +143,30 @@ final class TrieSink implements TableSink {
 
     /**
      * Sends the entries added from now on to the containers of {@code level} (a compaction writes some
-     * groups in place and pushes others down). Call between {@link #finishStreams} and the next add.
+     * groups in place and pushes others down), which expect at most the data of {@code inputs} (each
+     * input's whole volume goes to its container's ancestor at that level, or an eighth of it to each child
+     * of a container just above). Call between {@link #finishStreams} and the next add.
      */
-    void level(int level) {
+    void level(int level, List<FileMeta> inputs) {
         this.level = level;
+        expected.clear();
+        for (FileMeta f : inputs) {
+            long placement = base.placement(f.number);
+            long c = Containers.containerOf(placement);
+            long volume = Containers.dataBytesOf(placement);
+            if (Containers.level(c) >= level) {
+                expect(Containers.ancestor(c, level), volume);
+            } else {
+                for (long child : Containers.children(Containers.ancestor(c, level - 1))) {
+                    expect(child, volume / 8);
+                }
+            }
+        }
+    }
+
+    /** Adds {@code bytes} to what {@code container} may receive from the current group. */
+    void expect(long container, long bytes) {
+        expected.merge(container, bytes, Long::sum);
     }
 
     long hashSeed() {
@@ -273,21 +301,102 @@ final class TrieSink implements TableSink {
         return out;
     }
 
-    /** The tables one container receives from this sink. */
+    /**
+     * The tables one container receives from this sink. A compaction expected to write it more than a full
+     * table splits its entries into parts by hash bits 39..32 (used by nothing else), one table per part,
+     * so that each part's entries still cover the whole bucket field: each can be streamed a window at a
+     * time, and each balances within its windows. A batch's tables never share a key, so they need no
+     * order among themselves.
+     */
     private final class Stream {
         private final long container;
+        private final Part[] parts;
         private final List<HTableProperties> written = new ArrayList<>();
         private List<TableFilters> pileFilters;
+        private long maxSeq;
+
+        Stream(long container, int parts) {
+            this.container = container;
+            this.parts = new Part[parts];
+            for (int i = 0; i < parts; i++) {
+                this.parts[i] = new Part(this);
+            }
+        }
+
+        private Part part(long hi) {
+            return parts.length == 1 ? parts[0] : parts[(int) ((((hi >>> 32) & 0xff) * parts.length) >>> 8)];
+        }
+
+        void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
+            part(hi).add(key, seq, kind, value, hi, lo);
+            maxSeq = Math.max(maxSeq, seq);
+        }
+
+        void add(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
+            part(hi).add(key, seq, kind, value, hi, lo);
+            maxSeq = Math.max(maxSeq, seq);
+        }
+
+        void maybeStream(long hi) throws IOException {
+            part(hi).maybeStream(hi);
+        }
+
+        void closeQuietly() {
+            for (Part p : parts) {
+                p.closeQuietly();
+            }
+        }
+
+        private List<TableFilters> pileFilters() throws IOException {
+            if (pileFilters == null) {
+                CompletableFuture<List<TableFilters>> ahead = prefetched.get(container);
+                pileFilters = ahead != null ? TrieReads.join(ahead) : readPileFilters(baseIndex().pile(container));
+            }
+            return pileFilters;
+        }
+
+        void finish() throws IOException {
+            // The batch's last table, whose BloomCluster covers the others, must sort first: have its highest
+            // number. Streamed parts took theirs when they started, collected ones take theirs as written.
+            List<Part> open = new ArrayList<>();
+            for (Part p : parts) {
+                if (p.writer != null && !p.writer.isEmpty()) {
+                    open.add(p);
+                }
+            }
+            open.sort((a, b) -> a.file != null && b.file != null ? Long.compare(a.number, b.number)
+                    : Boolean.compare(a.file == null, b.file == null));
+            for (int i = 0; i < open.size(); i++) {
+                open.get(i).writeTable(i == open.size() - 1);
+            }
+            // Every table of the batch records the same stamp: the highest of the batch's own sequences and
+            // of its inputs' stamps. Stamps so grow with every batch a container receives (inputs drain
+            // oldest first), and within a batch the table written last, whose BloomCluster covers the
+            // others, sorts first (PileIndex).
+            long stamp = Math.max(maxSeq, stampFloor);
+            for (HTableProperties p : written) {
+                FileMeta meta = new FileMeta(p.number(), p.fileSize(), p.smallestKey(), p.smallestSeq(),
+                        p.largestKey(), p.largestSeq(), p.entries(), stamp);
+                placed.add(new Placed(meta, Containers.placement(container, p.dataBytes())));
+                scheme.noteVolume(p.number(), p.dataBytes());
+            }
+        }
+    }
+
+    /** One part of a container's stream: the tables of its share of the keys, one at a time. */
+    private final class Part {
+        private final Stream stream;
         private HTableWriter writer;
         /** The file and number of a table being streamed ({@link #maybeStream}); null before. */
         private WritableFile file;
         private long number;
         private boolean sized;
+        /** Whether a table of this part was cut by fill (its entries then cover part of the bucket field). */
+        private boolean cut;
         private byte[] lastKey;
-        private long maxSeq;
 
-        Stream(long container) {
-            this.container = container;
+        Part(Stream stream) {
+            this.stream = stream;
         }
 
         void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
@@ -295,7 +404,6 @@ final class TrieSink implements TableSink {
             prepare(newKey, key.length, value == null ? 0 : value.length, seq, kind);
             writer.add(key, seq, kind, value, hi, lo);
             lastKey = key;
-            maxSeq = Math.max(maxSeq, seq);
         }
 
         /**
@@ -310,30 +418,32 @@ final class TrieSink implements TableSink {
             byte[] v = kind != InternalKeys.KIND_PUT || value.length() == 0 ? Bytes.EMPTY : value.copy();
             writer.add(k, seq, kind, v, hi, lo);
             lastKey = k;
-            maxSeq = Math.max(maxSeq, seq);
         }
 
         /**
          * Once a compaction's entries, which come in hash order, have passed {@link #SIZING_FIELD} in the
-         * bucket field, sizes this container's table by what they hold and streams it from then on
+         * bucket field, sizes this part's table by what they hold and streams it from then on
          * ({@link HTableWriter#stream}): the writer then holds one balancing window instead of the whole
-         * table. Keys hash uniformly, so the share seen predicts the whole (tens of thousands of items by
-         * then in a table worth streaming); the margin keeps a table sized short from moving items to its
-         * overflow area. A table of one window gains nothing from it, and one larger than a full table
-         * is cut by fill as before.
+         * table. Keys hash uniformly, so the share seen predicts the whole; the margin, three standard
+         * deviations of the count seen plus 1%, keeps a table sized short from moving items to its overflow
+         * area. A table of one window gains nothing from it, and one larger than the buckets of a full table
+         * (more than the compaction expected) is cut by fill.
          */
         void maybeStream(long hi) throws IOException {
             long field = hi & 0xffffffffL;
-            if (sized || field < SIZING_FIELD || !written.isEmpty()) {
+            if (sized || field < SIZING_FIELD || cut) {
                 return;
             }
             sized = true;
-            double projected = writer.dataBytes() * (double) (1L << 32) / (field + 1) * SIZING_MARGIN;
+            double margin = 1.01 + 3 / Math.sqrt(writer.entries());
+            double projected = writer.dataBytes() * (double) (1L << 32) / (field + 1) * margin;
             int buckets = scheme.buckets();
-            if (projected > HTableFormat.capacity(buckets)) {
+            long full = HTableFormat.capacity(buckets);
+            // Up to the buckets' whole payload a full table still holds it: its fill limit leaves 5% spare.
+            if (projected > full / HTableFormat.MAX_FILL) {
                 return;
             }
-            int n = HTableFormat.bucketsFor(buckets, (long) projected);
+            int n = HTableFormat.bucketsFor(buckets, Math.min((long) projected, full));
             if (n > HTableFormat.WINDOW_BUCKETS) {
                 open();
                 writer.stream(file, n);
@@ -365,6 +475,7 @@ final class TrieSink implements TableSink {
             if (writer != null && newKey && !writer.isStreaming()) {
                 int size = HTableFormat.itemSize(keyLength, valueLength, seq, kind == InternalKeys.KIND_DELETE);
                 if (writer.wouldOverfill(size)) {
+                    cut = true;
                     writeTable(false);
                 }
             }
@@ -383,10 +494,15 @@ final class TrieSink implements TableSink {
         private void writeTable(boolean last) throws IOException {
             List<TableFilters> older = new ArrayList<>();
             if (last) {
-                for (int i = written.size() - 1; i >= 0; i--) {
-                    older.add(written.get(i).filters());
+                for (int i = stream.written.size() - 1; i >= 0; i--) {
+                    older.add(stream.written.get(i).filters());
                 }
-                older.addAll(pileFilters());
+                older.addAll(stream.pileFilters());
+            }
+            if (cut && hashOrdered) {
+                // Entries in hash order cut by fill cover only part of the bucket field: such a table
+                // balances across all its buckets, as tables did before windows.
+                writer.balanceWhole();
             }
             if (file == null) {
                 open();
@@ -402,34 +518,9 @@ final class TrieSink implements TableSink {
                 file = null;
             }
             ctx.bytesWritten().add(p.fileSize());
-            written.add(p);
+            stream.written.add(p);
             TrieSink.this.written.add(p);
             writer = null;
-        }
-
-        private List<TableFilters> pileFilters() throws IOException {
-            if (pileFilters == null) {
-                CompletableFuture<List<TableFilters>> ahead = prefetched.get(container);
-                pileFilters = ahead != null ? TrieReads.join(ahead) : readPileFilters(baseIndex().pile(container));
-            }
-            return pileFilters;
-        }
-
-        void finish() throws IOException {
-            if (writer != null && !writer.isEmpty()) {
-                writeTable(true);
-            }
-            // Every table of the batch records the same stamp: the highest of the batch's own sequences and
-            // of its inputs' stamps. Stamps so grow with every batch a container receives (inputs drain
-            // oldest first), and within a batch the table written last, whose BloomCluster covers the
-            // others, sorts first (PileIndex).
-            long stamp = Math.max(maxSeq, stampFloor);
-            for (HTableProperties p : written) {
-                FileMeta meta = new FileMeta(p.number(), p.fileSize(), p.smallestKey(), p.smallestSeq(),
-                        p.largestKey(), p.largestSeq(), p.entries(), stamp);
-                placed.add(new Placed(meta, Containers.placement(container, p.dataBytes())));
-                scheme.noteVolume(p.number(), p.dataBytes());
-            }
         }
     }
 }

@@ -46,6 +46,7 @@ public final class HTableWriter {
     /** Chosen when writing starts; {@link #out} is null until then. */
     private int buckets;
     private int window;
+    private boolean wholeTable;
     private Out out;
     private int nextWindow;
     private byte[][] filters;
@@ -91,6 +92,23 @@ public final class HTableWriter {
         items.add(item);
     }
 
+    /** Entries added so far. */
+    public long entries() {
+        return entries;
+    }
+
+    /**
+     * Balances the table across all its buckets, one window ({@code window} = bucket count), for entries
+     * that cover only part of the bucket field (a compaction's table cut by fill): its windows past the
+     * last entry would stay empty while the others overflowed. Before writing starts.
+     */
+    public void balanceWhole() {
+        if (out != null) {
+            throw new IllegalStateException("the table is already being written");
+        }
+        wholeTable = true;
+    }
+
     /** Encoded bytes of the items added so far. */
     public long dataBytes() {
         return dataBytes;
@@ -129,7 +147,7 @@ public final class HTableWriter {
 
     private void start(WritableFile file, int n) throws IOException {
         buckets = n;
-        window = HTableFormat.windowFor(n);
+        window = wholeTable ? n : HTableFormat.windowFor(n);
         out = new Out(file);
         filters = new byte[n][];
         dest = new int[n];

@@ -91,9 +91,10 @@ public final class HashOrderCursor implements AutoCloseable {
         int first = w * window;
         int n = Math.min(window, buckets - first);
         if (ahead != null) {
-            CompletableFuture<Void> f = ahead;
+            // Left set while waiting, so that close() still waits for it if this wait is interrupted.
+            boolean read = awaitRead(ahead);
             ahead = null;
-            if (!awaitRead(f)) {
+            if (!read) {
                 table.readBuckets(first, n, spare);
             }
             byte[] t = area;

@@ -13,7 +13,7 @@ import net.openhft.hashing.LongHashFunction;
  *
  * <pre>
  *  hi: 63 ........ 40 | 39 .. 32 | 31 ........ 0
- *      trie path       | unused   | bucket (multiply-shift onto [0, buckets))
+ *      trie path       | part     | bucket (multiply-shift onto [0, buckets))
  *      3 bits a level
  *  lo: 63 ........ 32 | 31 ........ 0
  *      HashMark order  | bloom probes (base; step = base rotated right by 17)

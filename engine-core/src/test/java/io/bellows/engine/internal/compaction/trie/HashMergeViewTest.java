@@ -244,7 +244,7 @@ class HashMergeViewTest {
             List<List<FileMeta>> groups = List.of(files.subList(0, split), files.subList(split, files.size()));
             for (int g = 0; g < groups.size(); g++) {
                 boolean whole = g == 1;
-                sink.level(g == 0 && pushDown ? 1 : 0);
+                sink.level(g == 0 && pushDown ? 1 : 0, List.of());
                 if (views) {
                     HashMerge.run(groups.get(g), this, snapshots, whole, sink);
                 } else {

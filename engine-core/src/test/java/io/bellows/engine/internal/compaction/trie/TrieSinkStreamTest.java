@@ -17,8 +17,11 @@ import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.key.Lookup;
+import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.OpenTable;
+import io.bellows.engine.internal.table.htable.FilterPageCache;
 import io.bellows.engine.internal.table.htable.HTableFormat;
+import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HTableWriter;
 import io.bellows.engine.internal.table.htable.HashOrderCursor;
 import io.bellows.engine.internal.table.htable.KeyHash;
@@ -128,6 +131,87 @@ class TrieSinkStreamTest {
         assertTrue(s.fs.exists(table), "seed=" + seed);
         sink.abandon();
         assertFalse(s.fs.exists(table), "seed=" + seed);
+    }
+
+    /** Readers of the tables {@code metas} name; every entry reads back from one of them. */
+    private static List<HTableReader> assertHolds(Store s, List<FileMeta> metas, List<Entry> entries, long seed)
+            throws IOException {
+        List<HTableReader> readers = new ArrayList<>();
+        for (FileMeta f : metas) {
+            Path path = FileNames.table(DIR, f.number);
+            readers.add(HTableReader.open(s.fs.openTable(path), path, f.number, new FilterPageCache(0),
+                    new EngineCounters()));
+        }
+        Lookup lk = new Lookup();
+        for (Entry e : entries) {
+            int found = 0;
+            for (HTableReader r : readers) {
+                if (r.get(e.key(), Long.MAX_VALUE >>> 8, lk)) {
+                    found++;
+                    assertArrayEquals(e.value(), lk.copyValue(), "seed=" + seed);
+                }
+            }
+            assertEquals(1, found, "a key is in one table of the batch, seed=" + seed);
+        }
+        long overflow = 0;
+        for (HTableReader r : readers) {
+            overflow += r.overflowItems();
+        }
+        assertTrue(overflow < entries.size() / 100, overflow + " of " + entries.size() + " items overflow, seed="
+                + seed);
+        return readers;
+    }
+
+    private static List<FileMeta> feed(TrieSink sink, List<Entry> entries) throws IOException {
+        long seq = 1;
+        for (Entry e : entries) {
+            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
+                    e.lo());
+        }
+        return sink.finish();
+    }
+
+    /**
+     * More than a full table with nothing expected: cut by fill, each table covers part of the bucket field,
+     * so it balances across all its buckets (one window) instead of overflowing its empty windows' share.
+     */
+    @Test
+    void tablesCutByFillBalanceWhole() throws IOException {
+        long seed = TestSeeds.seed("TrieSinkStreamTest.cut");
+        Store s = new Store();
+        List<Entry> entries = entries(s.scheme.hash(), 60_000, new Random(seed));
+        List<FileMeta> out = feed(s.sink(), entries);
+        assertEquals(2, out.size(), "seed=" + seed);
+        for (HTableReader r : assertHolds(s, out, entries, seed)) {
+            assertEquals(r.buckets(), r.window(), "seed=" + seed);
+        }
+    }
+
+    /** More than a full table expected: split into parts by hash bits, each streamed in windows. */
+    @Test
+    void anOutputExpectedLargerThanATableIsSplitIntoStreamedParts() throws IOException {
+        long seed = TestSeeds.seed("TrieSinkStreamTest.split");
+        Store s = new Store();
+        List<Entry> entries = entries(s.scheme.hash(), 60_000, new Random(seed));
+        TrieSink sink = s.sink();
+        // 7.2 MB expected, 1.8 full 1024-bucket tables (3.97 MB each): two parts.
+        sink.expect(Containers.ROOT, 60_000L * 120);
+        long seq = 1;
+        for (Entry e : entries.subList(0, entries.size() / 2)) {
+            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
+                    e.lo());
+        }
+        assertEquals(2, sink.created().size(), "two parts streamed before the end, seed=" + seed);
+        for (Entry e : entries.subList(entries.size() / 2, entries.size())) {
+            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
+                    e.lo());
+        }
+        List<FileMeta> out = sink.finish();
+        assertEquals(2, out.size(), "seed=" + seed);
+        for (HTableReader r : assertHolds(s, out, entries, seed)) {
+            assertEquals(HTableFormat.WINDOW_BUCKETS, r.window(), "seed=" + seed);
+            assertTrue(r.buckets() > HTableFormat.WINDOW_BUCKETS, "seed=" + seed);
+        }
     }
 
     /** A store with no tables to read (the sinks here write onto empty piles). */
