@@ -7,6 +7,7 @@ import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HashOrderCursor;
 import io.bellows.engine.internal.table.htable.HashOrderMerge;
+import io.bellows.engine.internal.util.Futures;
 import io.bellows.engine.internal.version.FileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ final class HashMerge {
         } catch (IOException | RuntimeException | Error e) {
             for (CompletableFuture<HashOrderCursor> f : opening) {
                 // An interrupted wait leaves openings running: each ends before the version is let go.
-                TrieReads.awaitQuietly(f);
+                Futures.awaitQuietly(f);
                 if (f.isDone() && !f.isCompletedExceptionally()) {
                     f.join().close();
                 }

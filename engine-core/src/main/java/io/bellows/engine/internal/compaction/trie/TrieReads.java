@@ -99,22 +99,4 @@ final class TrieReads {
             throw new IOException(cause);
         }
     }
-
-    /** Waits for {@code read} to end, whatever it returns: nothing is left reading a table given back. */
-    static void awaitQuietly(CompletableFuture<?> read) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                read.get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException | RuntimeException e) {
-                break;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

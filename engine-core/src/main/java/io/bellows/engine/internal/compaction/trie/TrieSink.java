@@ -15,6 +15,7 @@ import io.bellows.engine.internal.table.htable.HTableWriter;
 import io.bellows.engine.internal.table.htable.KeyHash;
 import io.bellows.engine.internal.table.htable.TableFilters;
 import io.bellows.engine.internal.util.Bytes;
+import io.bellows.engine.internal.util.Futures;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.Version;
@@ -266,7 +267,7 @@ final class TrieSink implements TableSink {
             released = true;
             // Reads ahead end before the version naming their tables is let go.
             for (CompletableFuture<List<TableFilters>> f : prefetched.values()) {
-                TrieReads.awaitQuietly(f);
+                Futures.awaitQuietly(f);
             }
             base.release();
         }

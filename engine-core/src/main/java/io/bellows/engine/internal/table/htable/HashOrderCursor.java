@@ -4,6 +4,7 @@ import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Coding;
+import io.bellows.engine.internal.util.Futures;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -304,22 +305,8 @@ public final class HashOrderCursor implements AutoCloseable {
     @Override
     public void close() {
         if (ahead != null) {
-            CompletableFuture<Void> f = ahead;
+            Futures.awaitQuietly(ahead);
             ahead = null;
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    f.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException | RuntimeException e) {
-                    break;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

@@ -12,7 +12,6 @@ import io.bellows.engine.internal.compaction.TableOutputs;
 import io.bellows.engine.internal.compaction.TableSource;
 import io.bellows.engine.internal.compaction.TableWriteContext;
 import io.bellows.engine.internal.io.CrashableFileSystem;
-import io.bellows.engine.internal.io.WritableFile;
 import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.iter.Slice;
 import io.bellows.engine.internal.key.InternalKeys;
@@ -29,7 +28,6 @@ import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionSet;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,9 +93,9 @@ class TrieSinkStreamTest {
         for (Entry e : entries) {
             w.add(e.key(), seq++, InternalKeys.KIND_PUT, e.value(), e.hi(), e.lo());
         }
-        Mem collected = new Mem();
-        w.write(collected, out.get(0).number, List.of());
-        assertArrayEquals(collected.out.toByteArray(), s.fs.readAll(FileNames.table(DIR, out.get(0).number)),
+        Path collected = DIR.resolve("collected");
+        w.write(s.fs.createTable(collected), out.get(0).number, List.of());
+        assertArrayEquals(s.fs.readAll(collected), s.fs.readAll(FileNames.table(DIR, out.get(0).number)),
                 "seed=" + seed);
     }
 
@@ -107,11 +105,7 @@ class TrieSinkStreamTest {
         Store s = new Store();
         List<Entry> entries = entries(s.scheme.hash(), 5_000, new Random(seed));
         TrieSink sink = s.sink();
-        long seq = 1;
-        for (Entry e : entries) {
-            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
-                    e.lo());
-        }
+        add(sink, entries, 0, entries.size());
         assertTrue(sink.created().isEmpty(), "nothing written before the end, seed=" + seed);
         assertEquals(1, sink.finish().size());
     }
@@ -122,11 +116,7 @@ class TrieSinkStreamTest {
         Store s = new Store();
         List<Entry> entries = entries(s.scheme.hash(), 27_000, new Random(seed));
         TrieSink sink = s.sink();
-        long seq = 1;
-        for (Entry e : entries.subList(0, entries.size() / 2)) {
-            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
-                    e.lo());
-        }
+        add(sink, entries, 0, entries.size() / 2);
         Path table = FileNames.table(DIR, sink.created().get(0));
         assertTrue(s.fs.exists(table), "seed=" + seed);
         sink.abandon();
@@ -162,13 +152,13 @@ class TrieSinkStreamTest {
         return readers;
     }
 
-    private static List<FileMeta> feed(TrieSink sink, List<Entry> entries) throws IOException {
-        long seq = 1;
-        for (Entry e : entries) {
-            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
+    /** Adds {@code entries[from, to)} as a compaction does, sequence numbers from {@code from + 1}. */
+    private static void add(TrieSink sink, List<Entry> entries, int from, int to) throws IOException {
+        for (int i = from; i < to; i++) {
+            Entry e = entries.get(i);
+            sink.addHashed(new Slice().set(e.key()), i + 1, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
                     e.lo());
         }
-        return sink.finish();
     }
 
     /**
@@ -180,7 +170,9 @@ class TrieSinkStreamTest {
         long seed = TestSeeds.seed("TrieSinkStreamTest.cut");
         Store s = new Store();
         List<Entry> entries = entries(s.scheme.hash(), 60_000, new Random(seed));
-        List<FileMeta> out = feed(s.sink(), entries);
+        TrieSink sink = s.sink();
+        add(sink, entries, 0, entries.size());
+        List<FileMeta> out = sink.finish();
         assertEquals(2, out.size(), "seed=" + seed);
         for (HTableReader r : assertHolds(s, out, entries, seed)) {
             assertEquals(r.buckets(), r.window(), "seed=" + seed);
@@ -196,16 +188,9 @@ class TrieSinkStreamTest {
         TrieSink sink = s.sink();
         // 7.2 MB expected, 1.8 full 1024-bucket tables (3.97 MB each): two parts.
         sink.expect(Containers.ROOT, 60_000L * 120);
-        long seq = 1;
-        for (Entry e : entries.subList(0, entries.size() / 2)) {
-            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
-                    e.lo());
-        }
+        add(sink, entries, 0, entries.size() / 2);
         assertEquals(2, sink.created().size(), "two parts streamed before the end, seed=" + seed);
-        for (Entry e : entries.subList(entries.size() / 2, entries.size())) {
-            sink.addHashed(new Slice().set(e.key()), seq++, InternalKeys.KIND_PUT, new Slice().set(e.value()), e.hi(),
-                    e.lo());
-        }
+        add(sink, entries, entries.size() / 2, entries.size());
         List<FileMeta> out = sink.finish();
         assertEquals(2, out.size(), "seed=" + seed);
         for (HTableReader r : assertHolds(s, out, entries, seed)) {
@@ -230,29 +215,6 @@ class TrieSinkStreamTest {
         public <T extends OpenTable> T reader(FileMeta file, Class<T> format) {
             throw new UnsupportedOperationException("no tables");
         }
-    }
-
-    private static final class Mem implements WritableFile {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-        @Override
-        public void append(byte[] b, int off, int len) {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void sync() {}
-
-        @Override
-        public long size() {
-            return out.size();
-        }
-
-        @Override
-        public void close() {}
     }
 
     /** A new store of 1024-bucket tables. */
