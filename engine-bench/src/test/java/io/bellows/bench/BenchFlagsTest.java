@@ -41,7 +41,9 @@ class BenchFlagsTest {
         assertEquals(16L << 20, given.memstoreSize(), "a size given on the command line is scaled too");
         assertEquals(d.memstoreSize(), BenchFlags.parse("--scale_factor=1").engineOptions().memstoreSize());
         assertThrows(FlagException.class, () -> BenchFlags.parse("--scale_factor=3"));
-        assertThrows(FlagException.class, () -> BenchFlags.parse("--scale_factor=1024", "--compaction=FLSM"));
+        FlagException floor = assertThrows(FlagException.class,
+                () -> BenchFlags.parse("--scale_factor=1024", "--trie_table_buckets=2048"));
+        assertTrue(floor.getMessage().contains("TrieOptions.tableBuckets"), floor.getMessage());
     }
 
     @Test

@@ -161,6 +161,8 @@ class BellowsCliTest {
         Run htable = cli("dump-table", files(trie, ".sst").get(0), "--properties-only", "--json");
         assertEquals(0, htable.status(), htable.err());
         assertEquals("htable", htable.json().get("properties").get("format").asText());
+        assertEquals(Math.min(256, htable.json().get("properties").get("buckets").asInt()),
+                htable.json().get("properties").get("window").asInt(), "a table of this store's balancing window");
         assertEquals(0, cli("verify", trie).status());
 
         Run manifest = cli("dump-manifest", dir, "--json");

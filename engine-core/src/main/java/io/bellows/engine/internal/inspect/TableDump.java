@@ -36,6 +36,7 @@ public final class TableDump {
             m.put("dataBytes", h.dataBytes());
             m.put("buckets", h.buckets());
             m.put("clusterColumns", h.clusterColumns());
+            m.put("window", h.window());
             m.put("overflowItems", h.overflowItems());
             m.put("hotMetadataBuckets", h.hotMetadataBuckets());
         } else {
