@@ -44,8 +44,8 @@ final class TrieSink implements TableSink {
 
     /** Bucket field (a 1/16 share of its range) past which a compaction's table is sized and streamed. */
     static final long SIZING_FIELD = 1L << 28;
-    /** Room above the projection a streamed table is sized with. */
-    static final double SIZING_MARGIN = 1.03;
+    /** Room above the inputs' volume a container's parts are counted with. */
+    static final double PART_MARGIN = 1.03;
 
     private final TableWriteContext ctx;
     private final TrieScheme scheme;
@@ -135,7 +135,7 @@ final class TrieSink implements TableSink {
         }
         Long expect = expected.get(c);
         long full = HTableFormat.capacity(scheme.buckets());
-        int parts = expect == null ? 1 : (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * 1.03 / full)));
+        int parts = expect == null ? 1 : (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * PART_MARGIN / full)));
         Stream s = new Stream(c, parts);
         openIds[openCount] = c;
         openStreams[openCount++] = s;
