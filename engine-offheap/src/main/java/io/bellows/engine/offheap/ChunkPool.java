@@ -118,6 +118,11 @@ final class ChunkPool implements AutoCloseable {
                     inUse++;
                     return c;
                 }
+                if (inUse == 0) {
+                    // Nothing can come back: only a chunk larger than the limit gets here.
+                    throw new MemoryLimitException("a " + size + "-byte off-heap chunk exceeds the off-heap MemStore"
+                            + " limit of " + limit + " bytes; raise offHeapLimit");
+                }
                 long left = deadline - System.nanoTime();
                 if (!wait || left <= 0) {
                     throw new MemoryLimitException("off-heap MemStore limit of " + limit + " bytes reached ("

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -54,6 +55,49 @@ class OffHeapReplayMemoryTest {
         try {
             assertArrayEquals("new".getBytes(), reopened.get("a".getBytes()));
             assertNull(reopened.get(EMPTY));
+        } finally {
+            reopened.close();
+        }
+    }
+
+    /**
+     * One logged write group larger than the whole off-heap limit (a process with a larger MemStore wrote
+     * it): recovery splits it between tables instead of waiting for memory its own cells hold. No reader
+     * sees the store before recovery ends, and the log stays needed until then, so the split is safe.
+     */
+    @Test
+    void aRecordLargerThanTheOffHeapLimitIsSplitBetweenTables() {
+        CrashableFileSystem fs = new CrashableFileSystem();
+        EngineImpl db = EngineImpl.open(DIR, EngineOptions.builder().build(), fs);
+        WriteBatch b = new WriteBatch();
+        byte[] value = new byte[300];
+        for (int i = 0; i < 2000; i++) {
+            value[0] = (byte) i;
+            b.put(String.format("k%05d", i).getBytes(), value.clone());
+        }
+        byte[] big = new byte[200 << 10];
+        big[7] = 7;
+        b.put("large".getBytes(), big);
+        db.write(b, WriteOptions.sync());
+        CrashableFileSystem after = fs.crash();
+        db.close();
+
+        EngineOptions offHeap = EngineOptions.builder()
+                .inMemoryCompaction(InMemoryCompaction.ADAPTIVE)
+                .memoryLayout(MemoryLayout.OFF_HEAP)
+                .memstoreSize(64 << 10)
+                .mslabChunkSize(4096)
+                .build();
+        EngineImpl reopened = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> EngineImpl.open(DIR, offHeap, after),
+                "a 0.8 MB record replayed into a 256 KiB off-heap MemStore (4 x memstoreSize)");
+        try {
+            for (int i = 0; i < 2000; i++) {
+                byte[] got = reopened.get(String.format("k%05d", i).getBytes());
+                assertEquals(300, got.length, "k" + i);
+                assertEquals((byte) i, got[0], "k" + i);
+            }
+            assertArrayEquals(big, reopened.get("large".getBytes()));
         } finally {
             reopened.close();
         }

@@ -55,6 +55,22 @@ class ChunkPoolTest {
     }
 
     @Test
+    void aJumboChunkLargerThanTheLimitFailsAtOnceWhenNothingCanComeBack() {
+        try (ChunkPool p = pool(4 * DATA, 16 * DATA, TimeUnit.SECONDS.toNanos(30))) {
+            p.give(p.takeData(true));
+            long start = System.nanoTime();
+            MemoryLimitException e = assertThrows(MemoryLimitException.class, () -> p.takeJumbo(5 * DATA, true));
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "waiting could not help");
+            assertTrue(e.getMessage().contains(5 * DATA + "-byte") && e.getMessage().contains("limit of " + 4 * DATA),
+                    e.getMessage());
+            assertPool(p, 0, 0, 0);
+            Chunk fits = p.takeJumbo(4 * DATA, true);
+            assertPool(p, 1, 0, 4 * DATA);
+            p.give(fits);
+        }
+    }
+
+    @Test
     void writerWaitsForAChunkGivenBack() throws Exception {
         try (ChunkPool p = pool(2 * DATA, 16 * DATA, TimeUnit.SECONDS.toNanos(30))) {
             Chunk a = p.takeData(true);

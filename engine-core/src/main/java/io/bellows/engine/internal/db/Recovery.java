@@ -1,13 +1,16 @@
 package io.bellows.engine.internal.db;
 
+import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.memstore.MemStore;
 import io.bellows.engine.internal.memstore.spi.Segment;
+import io.bellows.engine.internal.util.Coding;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;
 import io.bellows.engine.internal.version.VersionEdit;
 import io.bellows.engine.internal.version.VersionSet;
 import io.bellows.engine.internal.wal.BatchCodec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +29,8 @@ final class Recovery {
     private final FlushWriter flushWriter;
     private final VersionSet versions;
     private final MemStore memstore;
+    /** Encoded bytes of an operation besides its key and value: the kind and two varint lengths. */
+    private static final int OP_OVERHEAD = 11;
 
     Recovery(EngineContext ctx, FlushWriter flushWriter) {
         this.ctx = ctx;
@@ -76,7 +81,7 @@ final class Recovery {
             versions.create(ctx.options.compaction().name());
         }
         long[] maxSeq = {versions.lastSequence()};
-        replay.run(logs, (record, path, offset) -> maxSeq[0] = Math.max(maxSeq[0], apply(record, path, offset)));
+        replay.run(logs, (record, path, offset) -> maxSeq[0] = Math.max(maxSeq[0], apply(record)));
         versions.setLastSequence(maxSeq[0]);
         long walNumber = versions.newFileNumber();
         Wal wal = new Wal(dir, ctx.fs, walNumber);
@@ -115,7 +120,7 @@ final class Recovery {
     }
 
     /** Applies one WAL record to the MemStore, flushing first if it is full; returns its last sequence. */
-    private long apply(byte[] record, Path path, long offset) throws IOException {
+    private long apply(byte[] record) throws IOException {
         // A bounded (off-heap) MemStore may be full before it is due for a flush (records of small cells
         // outweigh their data bytes, or the logs came from a larger MemStore): nothing would return its
         // memory, so the recovered data goes to a table first. Each operation takes at least 2 encoded
@@ -123,19 +128,44 @@ final class Recovery {
         if (!memstore.hasRoomFor(record.length, record.length / 2) && !memstore.isActiveEmpty()) {
             writeRecoveredTable(-1);
         }
-        long[] max = {0};
-        BatchCodec.decode(record, path, offset, (seq, kind, key, value) -> {
-            memstore.add(key, seq, kind, value);
-            max[0] = Math.max(max[0], seq);
-        });
+        // A record larger than the whole MemStore (a process with a larger one logged it) is split between
+        // tables, cell by cell: the log stays needed until recovery ends and nothing reads the store before,
+        // so no reader can see a part of the group.
+        boolean whole = memstore.hasRoomFor(record.length, record.length / 2);
+        long first = Coding.getLong(record, 0);
+        long next;
+        try {
+            // WalReplay validated the record, as forEachOp requires.
+            next = BatchCodec.forEachOp(record, BatchCodec.HEADER_LENGTH, record.length, first,
+                    (seq, kind, buf, keyOff, keyLen, valueOff, valueLen) -> {
+                        if (!whole && !memstore.hasRoomFor(keyLen + valueLen + OP_OVERHEAD, 1)
+                                && !memstore.isActiveEmpty()) {
+                            memstore.endWrite();
+                            writeRecoveredTableUnchecked();
+                        }
+                        memstore.add(buf, keyOff, keyLen, kind == InternalKeys.KIND_PUT ? buf : null, valueOff, valueLen,
+                                seq, kind);
+                    });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
         memstore.endWrite();
-        if (max[0] > versions.lastSequence()) {
-            versions.setLastSequence(max[0]);
+        long max = next - 1;
+        if (next > first && max > versions.lastSequence()) {
+            versions.setLastSequence(max);
         }
         if (memstore.shouldFlush()) {
             writeRecoveredTable(-1);
         }
-        return max[0];
+        return next > first ? max : 0;
+    }
+
+    private void writeRecoveredTableUnchecked() {
+        try {
+            writeRecoveredTable(-1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
