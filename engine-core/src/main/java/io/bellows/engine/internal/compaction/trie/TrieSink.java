@@ -394,31 +394,26 @@ final class TrieSink implements TableSink {
         private boolean sized;
         /** Whether a table of this part was cut by fill (its entries then cover part of the bucket field). */
         private boolean cut;
-        private byte[] lastKey;
 
         Part(Stream stream) {
             this.stream = stream;
         }
 
         void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
-            boolean newKey = lastKey == null || !Arrays.equals(lastKey, key);
-            prepare(newKey, key.length, value == null ? 0 : value.length, seq, kind);
-            writer.add(key, seq, kind, value, hi, lo);
-            lastKey = key;
+            add(key, 0, key.length, value, 0, value == null ? 0 : value.length, seq, kind, hi, lo);
         }
 
-        /**
-         * The writer keeps each entry's arrays until the table is written, so those are the copies made: a
-         * key once for all its versions (they arrive together, newest first, in a flush's key order as in a
-         * compaction's hash order), a PUT's value, nothing for a tombstone (whose value no table holds).
-         */
+        /** The writer packs each entry's bytes as it comes, so views valid during the call will do. */
         void add(Slice key, long seq, int kind, Slice value, long hi, long lo) throws IOException {
-            boolean newKey = lastKey == null || !key.contentEquals(lastKey);
-            prepare(newKey, key.length(), value.length(), seq, kind);
-            byte[] k = newKey ? key.copy() : lastKey;
-            byte[] v = kind != InternalKeys.KIND_PUT || value.length() == 0 ? Bytes.EMPTY : value.copy();
-            writer.add(k, seq, kind, v, hi, lo);
-            lastKey = k;
+            add(key.array(), key.offset(), key.length(), value.array(), value.offset(), value.length(), seq, kind, hi,
+                    lo);
+        }
+
+        private void add(byte[] key, int keyOff, int keyLen, byte[] value, int valueOff, int valueLen, long seq,
+                int kind, long hi, long lo) throws IOException {
+            boolean newKey = writer == null || !writer.isLastKey(key, keyOff, keyLen);
+            prepare(newKey, keyLen, valueLen, seq, kind);
+            writer.add(key, keyOff, keyLen, value, valueOff, valueLen, seq, kind, hi, lo);
         }
 
         /**

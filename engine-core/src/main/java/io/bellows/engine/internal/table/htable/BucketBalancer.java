@@ -1,8 +1,7 @@
 package io.bellows.engine.internal.table.htable;
 
-import java.util.ArrayList;
+import com.carrotsearch.hppc.IntArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.TreeSet;
 
 /**
@@ -17,39 +16,43 @@ import java.util.TreeSet;
  * <p>One balancer serves one balancing window of a table (buckets {@code [base, base + size)},
  * docs/formats/htable.md): items move only between buckets of their window, so a table can be written,
  * and read in hash order, one window at a time. Arrays are indexed from {@code base}; bucket ids in
- * {@link #dest} and in ranks are the table's. Not thread-safe; one per window being built.
+ * {@link #dest} and in ranks are the table's. Items are numbers in a {@link PackedItems}. Not thread-safe;
+ * one per window being built.
  */
 final class BucketBalancer {
+    final PackedItems items;
     final int base;
-    final List<Item>[] contents;
+    final IntArrayList[] contents;
     final int[] load;
     final int[] dest;
     final int[] mark;
     /** Item bytes each bucket moved out (ranks the buckets for the in-memory metadata). */
     final long[] moved;
-    final List<Item> overflow = new ArrayList<>();
+    final IntArrayList overflow = new IntArrayList();
 
-    @SuppressWarnings("unchecked")
-    BucketBalancer(int base, int buckets) {
+    BucketBalancer(PackedItems items, int base, int buckets) {
+        this.items = items;
         this.base = base;
-        contents = new List[buckets];
+        contents = new IntArrayList[buckets];
         load = new int[buckets];
         dest = new int[buckets];
         mark = new int[buckets];
         moved = new long[buckets];
         for (int b = 0; b < buckets; b++) {
-            contents[b] = new ArrayList<>();
+            contents[b] = new IntArrayList();
             dest[b] = HTableFormat.NO_DEST;
         }
     }
 
-    void add(Item item) {
-        if (item.size > HTableFormat.MAX_BUCKET_ITEM) {
+    void add(int item) {
+        int size = items.size(item);
+        if (size > HTableFormat.MAX_BUCKET_ITEM) {
             overflow.add(item);
             return;
         }
-        contents[item.home - base].add(item);
-        load[item.home - base] += item.size;
+        int b = items.home(item) - base;
+        contents[b].add(item);
+        load[b] += size;
     }
 
     /** Migrates until every bucket holds at most {@link HTableFormat#PAYLOAD} bytes. */
@@ -67,16 +70,17 @@ final class BucketBalancer {
             }
             Integer dst = byLoad.isEmpty() ? null : byLoad.first();
             boolean toOverflow = dst == null || load[dst] >= HTableFormat.PAYLOAD;
-            List<Item> items = inRankOrder(contents[src], base + src);
-            contents[src] = items;
+            IntArrayList ranked = inRankOrder(items, contents[src], base + src);
+            contents[src] = ranked;
+            int count = ranked.size();
             int kept = 0;
             int bytes = 0;
-            while (kept < items.size()) {
+            while (kept < count) {
                 int groupEnd = kept;
                 int groupBytes = 0;
-                int r = KeyHash.rank(items.get(kept).lo, base + src);
-                while (groupEnd < items.size() && KeyHash.rank(items.get(groupEnd).lo, base + src) == r) {
-                    groupBytes += items.get(groupEnd).size;
+                int r = KeyHash.rank(items.lo(ranked.get(kept)), base + src);
+                while (groupEnd < count && KeyHash.rank(items.lo(ranked.get(groupEnd)), base + src) == r) {
+                    groupBytes += items.size(ranked.get(groupEnd));
                     groupEnd++;
                 }
                 if (bytes + groupBytes > HTableFormat.PAYLOAD) {
@@ -85,18 +89,19 @@ final class BucketBalancer {
                 bytes += groupBytes;
                 kept = groupEnd;
             }
-            List<Item> out = new ArrayList<>(items.subList(kept, items.size()));
-            items.subList(kept, items.size()).clear();
-            mark[src] = KeyHash.rank(out.get(0).lo, base + src);
+            mark[src] = KeyHash.rank(items.lo(ranked.get(kept)), base + src);
             moved[src] = load[src] - bytes;
             load[src] = bytes;
+            IntArrayList to = toOverflow ? overflow : contents[dst];
+            for (int i = kept; i < count; i++) {
+                to.add(ranked.get(i));
+            }
+            ranked.elementsCount = kept;
             if (toOverflow) {
                 dest[src] = HTableFormat.OVERFLOW_DEST;
-                overflow.addAll(out);
             } else {
                 byLoad.remove(dst);
                 dest[src] = base + dst;
-                contents[dst].addAll(out);
                 load[dst] += (int) moved[src];
                 byLoad.add(dst);
             }
@@ -109,16 +114,16 @@ final class BucketBalancer {
      * (they share a rank) and never straddle a HashMark. Sorts packed primitives: this runs for every
      * bucket of every table written.
      */
-    static List<Item> inRankOrder(List<Item> items, int b) {
-        int n = items.size();
+    static IntArrayList inRankOrder(PackedItems items, IntArrayList bucket, int b) {
+        int n = bucket.size();
         long[] order = new long[n];
         for (int i = 0; i < n; i++) {
-            order[i] = (long) (KeyHash.rank(items.get(i).lo, b) ^ Integer.MIN_VALUE) << 32 | i;
+            order[i] = (long) (KeyHash.rank(items.lo(bucket.get(i)), b) ^ Integer.MIN_VALUE) << 32 | i;
         }
         Arrays.sort(order);
-        List<Item> out = new ArrayList<>(n);
+        IntArrayList out = new IntArrayList(n);
         for (long o : order) {
-            out.add(items.get((int) o));
+            out.add(bucket.get((int) o));
         }
         return out;
     }

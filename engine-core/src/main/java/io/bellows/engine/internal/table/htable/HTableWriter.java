@@ -1,8 +1,8 @@
 package io.bellows.engine.internal.table.htable;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.bellows.engine.internal.io.FileHeader;
 import io.bellows.engine.internal.io.WritableFile;
-import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.table.BloomFilter;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Checksums;
@@ -36,13 +36,17 @@ public final class HTableWriter {
     private final int maxBuckets;
     private final int bloomBitsPerKey;
     /** Every entry while collecting; once writing, the entries of window {@link #nextWindow}. */
-    private List<Item> items = new ArrayList<>();
+    private PackedItems items = new PackedItems();
     private long entries;
     private long dataBytes;
     private long maxSeq;
     /** The least and greatest entries in internal-key order (a compaction adds in hash order). */
-    private Item first;
-    private Item last;
+    private byte[] firstKey = new byte[16];
+    private int firstLength = -1;
+    private long firstSeq;
+    private byte[] lastKey = new byte[16];
+    private int lastLength;
+    private long lastSeq;
     /** Chosen when writing starts; {@link #out} is null until then. */
     private int buckets;
     private int window;
@@ -53,7 +57,7 @@ public final class HTableWriter {
     private int[] dest;
     private int[] mark;
     private long[] moved;
-    private final List<Item> overflow = new ArrayList<>();
+    private final PackedItems overflow = new PackedItems();
 
     /** @param maxBuckets the bucket count of a full table (TrieOptions.tableBuckets) */
     public HTableWriter(KeyHash hash, int maxBuckets, int bloomBitsPerKey) {
@@ -67,29 +71,50 @@ public final class HTableWriter {
     }
 
     public void add(byte[] key, long seq, int kind, byte[] value, long hi, long lo) throws IOException {
-        Item item = new Item(key, seq, kind, value, hi, lo, -1);
+        add(key, 0, key.length, value, 0, value == null ? 0 : value.length, seq, kind, hi, lo);
+    }
+
+    /** Adds an entry given as views, valid during the call: its bytes are copied once, packed. */
+    public void add(byte[] key, int keyOff, int keyLen, byte[] value, int valueOff, int valueLen, long seq, int kind,
+            long hi, long lo) throws IOException {
+        int home = -1;
+        if (out != null) {
+            home = KeyHash.bucket(hi, buckets);
+            int w = home / window;
+            if (w < nextWindow) {
+                throw new IllegalStateException("an entry of bucket " + home + " after its window was written");
+            }
+            while (nextWindow < w) {
+                writeWindow(null, 0, items.count());
+            }
+        }
+        int i = items.add(key, keyOff, keyLen, value, valueOff, valueLen, seq, kind, hi, lo);
+        items.setHome(i, home);
         entries++;
-        dataBytes += item.size;
+        dataBytes += items.size(i);
         maxSeq = Math.max(maxSeq, seq);
-        if (first == null || InternalKeys.compare(key, seq, first.key, first.seq) < 0) {
-            first = item;
+        if (firstLength < 0) {
+            firstKey = items.keyInto(i, firstKey);
+            firstLength = items.keyLength(i);
+            firstSeq = seq;
+            lastKey = items.keyInto(i, lastKey);
+            lastLength = firstLength;
+            lastSeq = seq;
+        } else if (items.compare(i, firstKey, firstLength, firstSeq) < 0) {
+            firstKey = items.keyInto(i, firstKey);
+            firstLength = items.keyLength(i);
+            firstSeq = seq;
+        } else if (items.compare(i, lastKey, lastLength, lastSeq) > 0) {
+            lastKey = items.keyInto(i, lastKey);
+            lastLength = items.keyLength(i);
+            lastSeq = seq;
         }
-        if (last == null || InternalKeys.compare(key, seq, last.key, last.seq) > 0) {
-            last = item;
-        }
-        if (out == null) {
-            items.add(item);
-            return;
-        }
-        item.home = KeyHash.bucket(hi, buckets);
-        int w = item.home / window;
-        if (w < nextWindow) {
-            throw new IllegalStateException("an entry of bucket " + item.home + " after its window was written");
-        }
-        while (nextWindow < w) {
-            writeWindow();
-        }
-        items.add(item);
+    }
+
+    /** Whether the entry added last has the key {@code key[off, off + len)}. */
+    public boolean isLastKey(byte[] key, int off, int len) {
+        int n = items.count();
+        return n > 0 && items.keyEquals(n - 1, key, off, len);
     }
 
     /** Entries added so far. */
@@ -156,27 +181,40 @@ public final class HTableWriter {
         byte[] header = Arrays.copyOf(FileHeader.encode(FileHeader.KIND_HTABLE, HTableFormat.VERSION),
                 HTableFormat.BUCKET_SIZE);
         out.write(header, 0, header.length);
-        // What was collected (in any order) goes to its windows; all but the last are written now.
-        List<Item> collected = items;
+        // What was collected (in any order) goes to its windows; all but the last are written now, the last
+        // is kept as the window being filled.
+        int count = items.count();
         int windows = (n + window - 1) / window;
-        List<List<Item>> byWindow = new ArrayList<>(windows);
-        for (int w = 0; w < windows; w++) {
-            byWindow.add(new ArrayList<>());
-        }
+        int[] perWindow = new int[windows + 1];
         int lastWindow = 0;
-        for (Item item : collected) {
-            item.home = KeyHash.bucket(item.hi, n);
-            int w = item.home / window;
-            byWindow.get(w).add(item);
+        for (int i = 0; i < count; i++) {
+            int home = KeyHash.bucket(items.hi(i), n);
+            items.setHome(i, home);
+            int w = home / window;
+            perWindow[w + 1]++;
             lastWindow = Math.max(lastWindow, w);
         }
-        for (int w = 0; w <= lastWindow; w++) {
-            items = byWindow.get(w);
-            byWindow.set(w, null);
-            if (w < lastWindow) {
-                writeWindow();
-            }
+        if (lastWindow == 0) {
+            return;
         }
+        for (int w = 0; w < windows; w++) {
+            perWindow[w + 1] += perWindow[w];
+        }
+        // A stable counting sort: a key's versions stay together, in the order they came.
+        int[] order = new int[count];
+        int[] next = Arrays.copyOf(perWindow, windows);
+        for (int i = 0; i < count; i++) {
+            order[next[items.home(i) / window]++] = i;
+        }
+        PackedItems collected = items;
+        for (int w = 0; w < lastWindow; w++) {
+            writeWindow(order, perWindow[w], perWindow[w + 1]);
+        }
+        PackedItems pending = new PackedItems();
+        for (int k = perWindow[lastWindow]; k < perWindow[lastWindow + 1]; k++) {
+            pending.add(collected, order[k]);
+        }
+        items = pending;
     }
 
     /**
@@ -195,7 +233,7 @@ public final class HTableWriter {
         }
         int windows = (buckets + window - 1) / window;
         while (nextWindow < windows) {
-            writeWindow();
+            writeWindow(null, 0, items.count());
         }
 
         long overflowOffset = out.offset;
@@ -204,22 +242,25 @@ public final class HTableWriter {
         // table's HTableMeta until its job ends, and large values would then be held twice.
         ByteArrayOutputStream overflowArea = new ByteArrayOutputStream();
         boolean keepOverflow = true;
-        overflow.sort((a, b) -> {
-            int c = Bytes.compare(a.key, b.key);
-            return c != 0 ? c : Long.compare(b.seq, a.seq);
-        });
+        // Overflow items are rare: boxed numbers sort them.
+        Integer[] sorted = new Integer[overflow.count()];
+        for (int i = 0; i < sorted.length; i++) {
+            sorted[i] = i;
+        }
+        Arrays.sort(sorted, overflow::compare);
         byte[] scratch = new byte[64];
-        putVar(overflowIndex, scratch, overflow.size());
-        for (Item item : overflow) {
-            byte[] enc = new byte[item.size];
-            item.encode(enc, 0);
+        putVar(overflowIndex, scratch, sorted.length);
+        for (int i : sorted) {
+            byte[] arena = overflow.chunkOf(i);
+            int off = overflow.offset(i);
+            int size = overflow.size(i);
             putVar(overflowIndex, scratch, out.offset - overflowOffset);
-            putVar(overflowIndex, scratch, item.size);
-            putVar(overflowIndex, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(enc, 0, enc.length)));
-            out.write(enc, 0, enc.length);
-            keepOverflow &= overflowArea.size() + enc.length <= KEPT_OVERFLOW_BYTES;
+            putVar(overflowIndex, scratch, size);
+            putVar(overflowIndex, scratch, Integer.toUnsignedLong(Checksums.maskedCrc32c(arena, off, size)));
+            out.write(arena, off, size);
+            keepOverflow &= overflowArea.size() + size <= KEPT_OVERFLOW_BYTES;
             if (keepOverflow) {
-                overflowArea.write(enc, 0, enc.length);
+                overflowArea.write(arena, off, size);
             }
         }
         long overflowLength = out.offset - overflowOffset;
@@ -272,55 +313,65 @@ public final class HTableWriter {
         out.write(footer, 0, footer.length);
         file.sync();
         file.close();
-        return new HTableProperties(number, out.offset, entries, dataBytes, first.key, first.seq, last.key,
-                last.seq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
+        return new HTableProperties(number, out.offset, entries, dataBytes, Arrays.copyOf(firstKey, firstLength),
+                firstSeq, Arrays.copyOf(lastKey, lastLength), lastSeq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
                         keepOverflow ? overflowArea.toByteArray() : null));
     }
 
-    /** Balances, filters and writes window {@link #nextWindow} from {@link #items}, then empties them. */
-    private void writeWindow() throws IOException {
+    /**
+     * Balances, filters and writes window {@link #nextWindow} from {@link #items} {@code order[from, to)}
+     * ({@code order} null: the items numbered {@code [from, to)}, which are then cleared).
+     */
+    private void writeWindow(int[] order, int from, int to) throws IOException {
         int base = nextWindow * window;
         int size = Math.min(window, buckets - base);
-        buildFilters(base, size);
-        BucketBalancer balancer = new BucketBalancer(base, size);
-        for (Item item : items) {
-            balancer.add(item);
+        buildFilters(base, size, order, from, to);
+        BucketBalancer balancer = new BucketBalancer(items, base, size);
+        for (int k = from; k < to; k++) {
+            balancer.add(order == null ? k : order[k]);
         }
         balancer.balance();
         byte[] bucket = new byte[HTableFormat.BUCKET_SIZE];
         for (int i = 0; i < size; i++) {
-            encodeBucket(base + i, balancer.contents[i], balancer.dest[i], balancer.mark[i], bucket);
+            encodeBucket(items, base + i, balancer.contents[i], balancer.dest[i], balancer.mark[i], bucket);
             out.write(bucket, 0, bucket.length);
             dest[base + i] = balancer.dest[i];
             mark[base + i] = balancer.mark[i];
             moved[base + i] = balancer.moved[i];
         }
-        overflow.addAll(balancer.overflow);
-        items = new ArrayList<>();
+        for (int k = 0; k < balancer.overflow.size(); k++) {
+            overflow.add(items, balancer.overflow.get(k));
+        }
+        if (order == null) {
+            items.clear();
+        }
         nextWindow++;
     }
 
     /** One filter per bucket of the window over the distinct keys whose home it is (wherever they end up). */
-    private void buildFilters(int base, int size) {
+    private void buildFilters(int base, int size, int[] order, int from, int to) {
         int[] counts = new int[size];
-        boolean[] newKey = new boolean[items.size()];
-        for (int i = 0; i < items.size(); i++) {
+        boolean[] newKey = new boolean[to - from];
+        int prev = -1;
+        for (int k = from; k < to; k++) {
+            int i = order == null ? k : order[k];
             // A key's versions arrive together, and so are adjacent in their window.
-            newKey[i] = i == 0 || !Arrays.equals(items.get(i - 1).key, items.get(i).key);
-            if (newKey[i]) {
-                counts[items.get(i).home - base]++;
+            newKey[k - from] = prev < 0 || !items.sameKey(prev, i);
+            if (newKey[k - from]) {
+                counts[items.home(i) - base]++;
             }
+            prev = i;
         }
         long[][] hashes = new long[size][];
         for (int b = 0; b < size; b++) {
             hashes[b] = new long[counts[b]];
             counts[b] = 0;
         }
-        for (int i = 0; i < items.size(); i++) {
-            if (newKey[i]) {
-                Item item = items.get(i);
-                int b = item.home - base;
-                hashes[b][counts[b]++] = KeyHash.bloom(item.lo);
+        for (int k = from; k < to; k++) {
+            if (newKey[k - from]) {
+                int i = order == null ? k : order[k];
+                int b = items.home(i) - base;
+                hashes[b][counts[b]++] = KeyHash.bloom(items.lo(i));
             }
         }
         for (int b = 0; b < size; b++) {
@@ -329,15 +380,17 @@ public final class HTableWriter {
     }
 
     /** Encodes bucket {@code b} into {@code out}, items in rank order. Package-private for the format test. */
-    static void encodeBucket(int b, List<Item> contents, int dest, int mark, byte[] out) {
+    static void encodeBucket(PackedItems items, int b, IntArrayList contents, int dest, int mark, byte[] out) {
         Arrays.fill(out, (byte) 0);
         Coding.putShort(out, 0, contents.size());
         int off = HTableFormat.COUNT_LENGTH;
-        for (Item item : BucketBalancer.inRankOrder(contents, b)) {
-            off = item.encode(out, off);
-        }
-        if (off > HTableFormat.SOURCE_OFFSET) {
-            throw new IllegalStateException("bucket " + b + " holds " + off + " bytes");
+        IntArrayList ranked = BucketBalancer.inRankOrder(items, contents, b);
+        for (int k = 0; k < ranked.size(); k++) {
+            int i = ranked.get(k);
+            if (off + items.size(i) > HTableFormat.SOURCE_OFFSET) {
+                throw new IllegalStateException("bucket " + b + " holds more than " + HTableFormat.PAYLOAD + " bytes");
+            }
+            off = items.encode(i, out, off);
         }
         Coding.putShort(out, HTableFormat.SOURCE_OFFSET, b);
         Coding.putShort(out, HTableFormat.DEST_OFFSET, dest);

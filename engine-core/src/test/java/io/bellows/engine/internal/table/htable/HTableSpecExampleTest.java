@@ -2,24 +2,24 @@ package io.bellows.engine.internal.table.htable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.bellows.engine.internal.key.InternalKeys;
 import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Coding;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Pins the worked example of docs/formats/htable.md ("Worked example") byte for byte. */
 class HTableSpecExampleTest {
     @Test
     void bucketOfTheWorkedExample() {
-        List<Item> items = new ArrayList<>();
+        PackedItems items = new PackedItems();
+        IntArrayList bucket3 = new IntArrayList();
         // lo's high halves give ranks 8 ("ab") and 16 ("c") in bucket 3 (rotated left by 3).
-        items.add(new Item("c".getBytes(), 9, InternalKeys.KIND_DELETE, null, 0, 2L << 32, 3));
-        items.add(new Item("ab".getBytes(), 5, InternalKeys.KIND_PUT, "xyz".getBytes(), 0, 1L << 32, 3));
+        bucket3.add(items.add("c".getBytes(), 0, 1, null, 0, 0, 9, InternalKeys.KIND_DELETE, 0, 2L << 32));
+        bucket3.add(items.add("ab".getBytes(), 0, 2, "xyz".getBytes(), 0, 3, 5, InternalKeys.KIND_PUT, 0, 1L << 32));
         byte[] bucket = new byte[HTableFormat.BUCKET_SIZE];
-        HTableWriter.encodeBucket(3, items, 7, 0x12345678, bucket);
+        HTableWriter.encodeBucket(items, 3, bucket3, 7, 0x12345678, bucket);
 
         assertEquals("0200" + "020405616278797a" + "01000963", Bytes.toHex(Arrays.copyOfRange(bucket, 0, 14)));
         byte[] zeroes = new byte[HTableFormat.SOURCE_OFFSET - 14];

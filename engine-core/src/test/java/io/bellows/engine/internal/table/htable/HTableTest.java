@@ -137,12 +137,16 @@ class HTableTest {
 
     @Test
     void balancerLeavesNoBucketOverloaded() {
-        BucketBalancer b = new BucketBalancer(0, 8);
+        PackedItems items = new PackedItems();
+        BucketBalancer b = new BucketBalancer(items, 0, 8);
         Random rnd = new Random(1);
         for (int i = 0; i < 200; i++) {
             int home = i % 3 == 0 ? 5 : rnd.nextInt(8);
             byte[] key = ("k" + i).getBytes();
-            b.add(new Item(key, i, PUT, new byte[100 + rnd.nextInt(40)], 0, rnd.nextLong(), home));
+            byte[] value = new byte[100 + rnd.nextInt(40)];
+            int item = items.add(key, 0, key.length, value, 0, value.length, i, PUT, 0, rnd.nextLong());
+            items.setHome(item, home);
+            b.add(item);
         }
         b.balance();
         long total = 0;
