@@ -14,7 +14,6 @@ import io.bellows.engine.internal.table.htable.HTableReader;
 import io.bellows.engine.internal.table.htable.HTableWriter;
 import io.bellows.engine.internal.table.htable.KeyHash;
 import io.bellows.engine.internal.table.htable.TableFilters;
-import io.bellows.engine.internal.util.Bytes;
 import io.bellows.engine.internal.util.Futures;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.FileNames;

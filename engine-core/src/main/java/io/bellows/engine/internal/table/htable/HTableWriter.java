@@ -313,9 +313,10 @@ public final class HTableWriter {
         out.write(footer, 0, footer.length);
         file.sync();
         file.close();
+        HTableMeta kept = new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
+                keepOverflow ? overflowArea.toByteArray() : null);
         return new HTableProperties(number, out.offset, entries, dataBytes, Arrays.copyOf(firstKey, firstLength),
-                firstSeq, Arrays.copyOf(lastKey, lastLength), lastSeq, maxSeq, own, new HTableMeta(HTableFormat.VERSION, metaBytes, metaOffset,
-                        keepOverflow ? overflowArea.toByteArray() : null));
+                firstSeq, Arrays.copyOf(lastKey, lastLength), lastSeq, maxSeq, own, kept);
     }
 
     /**
