@@ -27,16 +27,23 @@ final class ClusterPacker {
     private final HTableWriter.Out out;
     private final List<TableFilters> column;
     private final int columns;
+    /** Where each run goes as it is written (null: nowhere), keyed by the new table's number. */
+    private final FilterPageCache warm;
+    private final long number;
+    private int runs;
 
     /**
      * @param column the new table's filters, then those of the older tables of its pile, newest first.
      *     The cluster has as many columns as the largest of them has buckets, so that a box stays one
      *     page whatever the sizes: a smaller table's filter of bucket b is repeated in each of the
      *     columns that nest in b (bucket counts differ by powers of two).
+     * @param warm the filter cache to put each run in as it is written (null: none), as table {@code number}'s
      */
-    ClusterPacker(HTableWriter.Out out, List<TableFilters> column) {
+    ClusterPacker(HTableWriter.Out out, List<TableFilters> column, FilterPageCache warm, long number) {
         this.out = out;
         this.column = column;
+        this.warm = warm;
+        this.number = number;
         int max = 0;
         for (TableFilters t : column) {
             max = Math.max(max, t.filters().length);
@@ -57,7 +64,6 @@ final class ClusterPacker {
 
     /** Writes the runs; appends (first bucket, pages) of each run to {@code index}; returns the run count. */
     int write(ByteArrayOutputStream index, byte[] scratch) throws IOException {
-        int runs = 0;
         ByteArrayOutputStream run = new ByteArrayOutputStream(HTableFormat.BUCKET_SIZE);
         int runFirst = 0;
         int runBoxes = 0;
@@ -66,7 +72,6 @@ final class ClusterPacker {
             int need = Coding.varLongSize(box.length) + box.length;
             if (runBoxes > 0 && run.size() + need > HTableFormat.BUCKET_SIZE - RUN_HEADER - RUN_TRAILER) {
                 flushRun(run, runFirst, runBoxes, index, scratch);
-                runs++;
                 run.reset();
                 runBoxes = 0;
             }
@@ -79,7 +84,6 @@ final class ClusterPacker {
         }
         if (runBoxes > 0) {
             flushRun(run, runFirst, runBoxes, index, scratch);
-            runs++;
         }
         return runs;
     }
@@ -111,6 +115,10 @@ final class ClusterPacker {
         int crcAt = page.length - RUN_TRAILER;
         Coding.putInt(page, crcAt, Checksums.maskedCrc32c(page, 0, crcAt));
         out.write(page, 0, page.length);
+        if (warm != null) {
+            warm.put(number, runs, page);
+        }
+        runs++;
         HTableWriter.putVar(index, scratch, first);
         HTableWriter.putVar(index, scratch, pages);
     }

@@ -223,6 +223,17 @@ public final class HTableWriter {
      * this table's in its BloomCluster.
      */
     public HTableProperties write(WritableFile file, long number, List<TableFilters> older) throws IOException {
+        return write(file, number, older, null);
+    }
+
+    /**
+     * As {@link #write(WritableFile, long, List)}, putting the BloomCluster's page runs in {@code warm} (null:
+     * nowhere) as they are written: a get reads the cluster of its pile's newest table, which is this one, so
+     * without it every new cluster is read from disk once (RocksDB's prepopulate_block_cache does the same for
+     * the blocks a flush writes).
+     */
+    public HTableProperties write(WritableFile file, long number, List<TableFilters> older, FilterPageCache warm)
+            throws IOException {
         if (entries == 0) {
             throw new IllegalStateException("an HTable needs at least one entry");
         }
@@ -282,7 +293,7 @@ public final class HTableWriter {
         column.add(own);
         column.addAll(older);
         ByteArrayOutputStream runs = new ByteArrayOutputStream();
-        ClusterPacker packer = new ClusterPacker(out, column);
+        ClusterPacker packer = new ClusterPacker(out, column, warm, number);
         int runCount = packer.write(runs, scratch);
 
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
