@@ -141,6 +141,11 @@ final class Recovery {
                         if (!whole && !memstore.hasRoomFor(keyLen + valueLen + OP_OVERHEAD, 1)
                                 && !memstore.isActiveEmpty()) {
                             memstore.endWrite();
+                            // The manifest's last sequence covers what the table holds, so that a later open
+                            // that did not reach this record would not give its sequences out again.
+                            if (seq - 1 > versions.lastSequence()) {
+                                versions.setLastSequence(seq - 1);
+                            }
                             writeRecoveredTableUnchecked();
                         }
                         memstore.add(buf, keyOff, keyLen, kind == InternalKeys.KIND_PUT ? buf : null, valueOff, valueLen,

@@ -147,10 +147,13 @@ public final class TrieScheme implements CompactionScheme {
         return depth;
     }
 
-    /** HTables, read through one BloomCluster page cache per store, owned here, and the engine's block cache. */
+    /**
+     * HTables, read through one BloomCluster page cache per store, owned here, and the formats' block cache.
+     * Every registration (the engine's, the stats collector's) shares the one cache: each made its own.
+     */
     @Override
-    public void registerTableFormats(TableFormats formats, EngineCounters counters) {
-        FilterPageCache filterCache = new FilterPageCache(filterCacheBytes);
+    public synchronized void registerTableFormats(TableFormats formats, EngineCounters counters) {
+        FilterPageCache filterCache = this.filterCache != null ? this.filterCache : new FilterPageCache(filterCacheBytes);
         this.filterCache = filterCache;
         formats.register(FileHeader.KIND_HTABLE, (file, path, number) -> HTableReader.open(file, path, number,
                 filterCache, formats.blockCache(), counters));

@@ -509,9 +509,10 @@ final class TrieSink implements TableSink {
             }
             HTableProperties p;
             try {
-                // Below the root only: the root pile's newest table, whose cluster gets read, changes with
-                // every flush, and caching each flush's cluster cost more CPU and GC than its reads saved.
-                p = writer.write(file, number, older, Containers.level(stream.container) > 0 ? scheme.filterCache() : null);
+                // Only the cluster gets read (the batch's last table's), and below the root only: the root pile's
+                // newest table changes with every flush, and caching each flush's cluster cost more than it saved.
+                boolean warm = last && Containers.level(stream.container) > 0;
+                p = writer.write(file, number, older, warm ? scheme.filterCache() : null);
             } catch (IOException | RuntimeException e) {
                 // abandon() deletes the file
                 closeQuietly();
