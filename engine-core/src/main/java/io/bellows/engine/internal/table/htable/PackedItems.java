@@ -9,12 +9,11 @@ import java.util.Arrays;
  * Items on their way into an HTable, packed: each item's bucket encoding (docs/formats/htable.md) in a
  * byte arena of chunks (up to 64 KiB), its hash, home bucket and place in parallel primitive arrays. A
  * writer walks its items several times (windows, filters, balancing, rank order, encoding); with an
- * object per item, each walk
- * missed the cache once per item, which a JFR profile of LSM_TRIE's compaction found to be 40% of its
- * thread. Arrays walk in order, the encoding is made once and copied into its bucket, and an entry's
- * key and value are copied once, from the caller's views. The arena grows by chunks, so growing copies
- * nothing; an item never straddles two (one larger than a chunk gets its own). Items are numbered in
- * the order added.
+ * object per item, each walk missed the cache once per item, which a JFR profile of LSM_TRIE's
+ * compaction found to be 40% of its thread. Arrays walk in order, the encoding is made once and copied
+ * into its bucket, and an entry's key and value are copied once, from the caller's views. The arena
+ * grows by chunks, so growing copies nothing; an item never straddles two (one larger than a chunk gets
+ * its own). Items are numbered in the order added.
  *
  * <p>Not thread-safe.
  */
