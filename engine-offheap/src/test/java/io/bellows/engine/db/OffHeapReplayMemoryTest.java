@@ -96,6 +96,7 @@ class OffHeapReplayMemoryTest {
         }
     }
 
+    /** 2,000 puts of 300-byte values, k00000 to k01999, the first byte of each value its number: 0.6 MB. */
     private static WriteBatch largeBatch() {
         WriteBatch b = new WriteBatch();
         byte[] value = new byte[300];
@@ -106,6 +107,7 @@ class OffHeapReplayMemoryTest {
         return b;
     }
 
+    /** A 256 KiB off-heap MemStore (4 x memstoreSize) of 4 KiB chunks, compacting in memory. */
     private static EngineOptions smallOffHeap() {
         return EngineOptions.builder()
                 .inMemoryCompaction(InMemoryCompaction.ADAPTIVE)
@@ -124,12 +126,7 @@ class OffHeapReplayMemoryTest {
     void aRecordLargerThanTheOffHeapLimitIsSplitBetweenTables() {
         CrashableFileSystem fs = new CrashableFileSystem();
         EngineImpl db = EngineImpl.open(DIR, EngineOptions.builder().build(), fs);
-        WriteBatch b = new WriteBatch();
-        byte[] value = new byte[300];
-        for (int i = 0; i < 2000; i++) {
-            value[0] = (byte) i;
-            b.put(String.format("k%05d", i).getBytes(), value.clone());
-        }
+        WriteBatch b = largeBatch();
         byte[] big = new byte[200 << 10];
         big[7] = 7;
         b.put("large".getBytes(), big);
@@ -137,14 +134,8 @@ class OffHeapReplayMemoryTest {
         CrashableFileSystem after = fs.crash();
         db.close();
 
-        EngineOptions offHeap = EngineOptions.builder()
-                .inMemoryCompaction(InMemoryCompaction.ADAPTIVE)
-                .memoryLayout(MemoryLayout.OFF_HEAP)
-                .memstoreSize(64 << 10)
-                .mslabChunkSize(4096)
-                .build();
         EngineImpl reopened = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                () -> EngineImpl.open(DIR, offHeap, after),
+                () -> EngineImpl.open(DIR, smallOffHeap(), after),
                 "a 0.8 MB record replayed into a 256 KiB off-heap MemStore (4 x memstoreSize)");
         try {
             for (int i = 0; i < 2000; i++) {
