@@ -149,7 +149,7 @@ public final class TrieScheme implements CompactionScheme {
 
     /**
      * HTables, read through one BloomCluster page cache per store, owned here, and the formats' block cache.
-     * Every registration (the engine's, the stats collector's) shares the one cache: each made its own.
+     * Every registration (the engine's, the stats collector's) shares it; each used to make its own.
      */
     @Override
     public synchronized void registerTableFormats(TableFormats formats, EngineCounters counters) {
