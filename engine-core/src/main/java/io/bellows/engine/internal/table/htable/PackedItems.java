@@ -139,10 +139,6 @@ final class PackedItems {
         return size[i];
     }
 
-    long seq(int i) {
-        return seq[i];
-    }
-
     long hi(int i) {
         return hi[i];
     }
