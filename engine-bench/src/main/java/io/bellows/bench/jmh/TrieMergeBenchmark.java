@@ -35,8 +35,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The read-and-merge half of an LSM_TRIE compaction: {@link #tables} full HTables of a pile (default
- * 2,048 buckets, about 60,000 entries of 16-byte keys and 100-byte values each, held in memory so the
- * device is out of the figure) merged into one stream of entries with their hashes, as the sink needs
+ * 8,192 buckets, the store's default, about 250,000 entries of 16-byte keys and 100-byte values each,
+ * held in memory so the device is out of the figure) merged into one stream of entries with their hashes, as the sink needs
  * them. {@code sortedMerge} is the old path (each table read into entries and sorted in full by key, a
  * merging iterator over them, both hashes computed again per entry); {@code hashMerge} the new one
  * (the compaction's own HashOrderMerge of HashOrderCursors, hashes carried over), each key and value
@@ -53,7 +53,7 @@ public class TrieMergeBenchmark {
     @Param("8")
     public int tables;
 
-    @Param("2048")
+    @Param("8192")
     public int buckets;
 
     private final KeyHash hash = new KeyHash(42);
