@@ -76,6 +76,10 @@ public final class BlockCache {
     }
 
     Block get(long fileNumber, long blockOffset) {
+        return (Block) lookup(fileNumber, blockOffset);
+    }
+
+    private Object lookup(long fileNumber, long blockOffset) {
         if (cache == null) {
             return null;
         }
@@ -85,7 +89,7 @@ public final class BlockCache {
         probe.owner = owner;
         probe.fileNumber = fileNumber;
         probe.blockOffset = blockOffset;
-        return (Block) cache.getIfPresent(probe);
+        return cache.getIfPresent(probe);
     }
 
     void put(long fileNumber, long blockOffset, Block block) {
@@ -97,7 +101,7 @@ public final class BlockCache {
      * {@link #putPage}; null if absent. The caller must not modify it.
      */
     public byte[] getPage(long fileNumber, long offset) {
-        return cache == null ? null : (byte[]) cache.getIfPresent(new Key(owner, fileNumber, offset));
+        return (byte[]) lookup(fileNumber, offset);
     }
 
     /** Caches a verified page of another table format; the caller must not modify it afterwards. */

@@ -103,12 +103,22 @@ public final class BloomFilter {
         return new BloomFilter(b, off, 8L * (len - 1), k);
     }
 
-    /** False means the key was certainly not added; true means it probably was. */
-    public boolean mayContain(byte[] key) {
-        return mayContainHash(hash(key));
+    /**
+     * {@link #mayContainHash} of the filter encoded at {@code b[off, off + len)}, checked as
+     * {@link #decode} checks it, without making a filter object (a get probes one per table).
+     */
+    public static boolean mayContainHash(byte[] b, int off, int len, long hash) {
+        if (len < 2 || len - 1 > MAX_BYTES) {
+            throw new IllegalArgumentException("bloom filter of " + len + " bytes");
+        }
+        int k = b[off + len - 1] & 0xff;
+        if (k < 1 || k > MAX_PROBES) {
+            throw new IllegalArgumentException("bloom filter with " + k + " probes");
+        }
+        return mayContainHash(b, off, 8L * (len - 1), k, hash);
     }
 
-    public boolean mayContainHash(long hash) {
+    private static boolean mayContainHash(byte[] data, int offset, long bits, int probes, long hash) {
         int h = (int) hash;
         int step = (int) (hash >>> 32);
         for (int j = 0; j < probes; j++) {
@@ -119,6 +129,15 @@ public final class BloomFilter {
             h += step;
         }
         return true;
+    }
+
+    /** False means the key was certainly not added; true means it probably was. */
+    public boolean mayContain(byte[] key) {
+        return mayContainHash(hash(key));
+    }
+
+    public boolean mayContainHash(long hash) {
+        return mayContainHash(data, offset, bits, probes, hash);
     }
 
     /** Size of the encoded filter. */

@@ -82,6 +82,35 @@ public final class Coding {
         throw new IllegalStateException("varint too long at " + pos[0]);
     }
 
+    /**
+     * The offset just past the varint at {@code p} in {@code b}, bounded by {@code limit}; throws as
+     * {@link #getVarLong}. With {@link #varLongAt}, decodes without a position array (read paths that must
+     * not allocate).
+     */
+    public static int skipVarint(byte[] b, int p, int limit) {
+        for (int i = 0; i < 10; i++) {
+            if (p + i >= limit) {
+                throw new IllegalStateException("truncated varint at " + p);
+            }
+            if ((b[p + i] & 0x80) == 0) {
+                return p + i + 1;
+            }
+        }
+        throw new IllegalStateException("varint too long at " + p);
+    }
+
+    /** The varint at {@code p}, which {@link #skipVarint} has found whole. */
+    public static long varLongAt(byte[] b, int p) {
+        long result = 0;
+        for (int shift = 0; ; shift += 7) {
+            int x = b[p++];
+            result |= (long) (x & 0x7f) << shift;
+            if ((x & 0x80) == 0) {
+                return result;
+            }
+        }
+    }
+
     public static int getVarInt(byte[] b, int[] pos, int limit) {
         long v = getVarLong(b, pos, limit);
         if (v > 0xffffffffL) {

@@ -1,5 +1,6 @@
 package io.bellows.engine.internal.compaction.trie;
 
+import com.carrotsearch.hppc.LongObjectHashMap;
 import io.bellows.engine.internal.version.FileMeta;
 import io.bellows.engine.internal.version.Version;
 import java.util.ArrayList;
@@ -30,6 +31,11 @@ final class PileIndex {
     private static final class Level {
         final List<FileMeta> files;
         final Map<Long, List<FileMeta>> piles = new HashMap<>();
+        /**
+         * The same piles keyed by primitive id, for {@link #pile}: every get looks up one per level, and a
+         * boxed key allocated each time (the maps above keep their deterministic order for the picker).
+         */
+        final LongObjectHashMap<List<FileMeta>> byId = new LongObjectHashMap<>();
         final Map<Long, Long> volumes = new HashMap<>();
 
         Level(Version v, int level) {
@@ -44,8 +50,9 @@ final class PileIndex {
                 piles.computeIfAbsent(c, k -> new ArrayList<>()).add(f);
                 volumes.merge(c, Containers.dataBytesOf(placement), Long::sum);
             }
-            for (List<FileMeta> pile : piles.values()) {
-                pile.sort(NEWEST_FIRST);
+            for (Map.Entry<Long, List<FileMeta>> e : piles.entrySet()) {
+                e.getValue().sort(NEWEST_FIRST);
+                byId.put(e.getKey(), e.getValue());
             }
         }
     }
@@ -123,7 +130,8 @@ final class PileIndex {
     /** The pile of container {@code id}, newest first; empty if it holds no table. */
     List<FileMeta> pile(long id) {
         int level = Containers.level(id);
-        return level < levels.length ? levels[level].piles.getOrDefault(id, List.of()) : List.of();
+        List<FileMeta> pile = level < levels.length ? levels[level].byId.get(id) : null;
+        return pile != null ? pile : List.of();
     }
 
     long volume(long id) {

@@ -345,19 +345,22 @@ public final class TrieScheme implements CompactionScheme {
         long lo = h.lo(key);
         long bloom = KeyHash.bloom(lo);
         Lookup probe = null;
+        ClusterBox box = ClusterBox.perThread();
         for (int level = 0; level < depth; level++) {
             List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
-            ClusterBox box = null;
+            boolean boxRead = false;
             boolean found = false;
-            for (FileMeta f : pile) {
+            for (int i = 0, n = pile.size(); i < n; i++) { // indexed: an iterator was a get's only garbage
+                FileMeta f = pile.get(i);
                 if (found && f.maxSequence <= out.sequence) {
                     // The pile is ordered by highest sequence: no later table holds a newer entry.
                     break;
                 }
                 HTableReader r = tables.reader(f, HTableReader.class);
                 counters.tablesProbed.increment();
-                if (box == null || !box.covers(f.number)) {
-                    box = r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), fillCache);
+                if (!boxRead || !box.covers(f.number)) {
+                    r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), fillCache, box);
+                    boxRead = true;
                 }
                 if (!box.mayContain(f.number, bloom)) {
                     counters.bloomNegatives.increment();

@@ -7,21 +7,52 @@ import io.bellows.engine.internal.util.Coding;
  * One bucket column of a BloomCluster: the filters of that bucket in the tables of a container's pile
  * as of the writing of the table it was read from. Answers for any table it covers, so one box read
  * serves a whole pile.
+ *
+ * <p>A flyweight over the cached page run: a get reuses one per thread ({@link #perThread()}, filled by
+ * {@link HTableReader#clusterBox(int, boolean, ClusterBox)}) and decodes in place, so probing a pile
+ * allocates nothing. A pile is probed newest first, the order the box lists its tables in, so each lookup
+ * resumes where the last one ended and a pile costs one pass over its box. Not thread-safe.
  */
 public final class ClusterBox {
-    private final byte[] page;
-    private final int start;
-    private final int end;
+    private static final ThreadLocal<ClusterBox> PER_THREAD = ThreadLocal.withInitial(ClusterBox::new);
+    private byte[] page;
+    private int start;
+    private int end;
+    /** Where the next table's entry starts, and how many entries precede it (a resumable scan). */
+    private int next;
+    private int index;
+    private int tables;
+    /** The filter found by the last {@link #find}: its offset and length. */
+    private int filterAt;
+    private int filterLength;
+
+    /** An empty box, to be filled by {@link HTableReader#clusterBox(int, boolean, ClusterBox)}. */
+    public ClusterBox() {}
+
+    /** This thread's box for gets, which use one at a time. */
+    public static ClusterBox perThread() {
+        return PER_THREAD.get();
+    }
 
     ClusterBox(byte[] page, int start, int end) {
+        set(page, start, end);
+    }
+
+    /** Points this box at {@code page[start, end)}. */
+    ClusterBox set(byte[] page, int start, int end) {
         this.page = page;
         this.start = start;
         this.end = end;
+        int first = Coding.skipVarint(page, start, end);
+        this.tables = (int) Coding.varLongAt(page, start);
+        this.next = first;
+        this.index = 0;
+        return this;
     }
 
     /** Whether the box holds a filter of table {@code number}. */
     public boolean covers(long number) {
-        return find(number) >= 0;
+        return find(number);
     }
 
     /**
@@ -29,26 +60,37 @@ public final class ClusterBox {
      * REQUIRES: {@link #covers}.
      */
     public boolean mayContain(long number, long bloomHash) {
-        int[] pos = {find(number)};
-        if (pos[0] < 0) {
+        if (!find(number)) {
             throw new IllegalArgumentException("table " + number + " is not in this BloomCluster box");
         }
-        int len = Coding.getVarInt(page, pos, end);
-        return len != 0 && BloomFilter.decode(page, pos[0], len).mayContainHash(bloomHash);
+        return filterLength != 0 && BloomFilter.mayContainHash(page, filterAt, filterLength, bloomHash);
     }
 
-    /** Offset of table {@code number}'s filter length varint, or -1. */
-    private int find(long number) {
-        int[] pos = {start};
-        int tables = Coding.getVarInt(page, pos, end);
-        for (int i = 0; i < tables; i++) {
-            long n = Coding.getVarLong(page, pos, end);
-            if (n == number) {
-                return pos[0];
+    /**
+     * Finds table {@code number}'s entry, from where the last search ended and then, if need be, once
+     * more from the first entry; on success sets {@link #filterAt} and {@link #filterLength}.
+     */
+    private boolean find(long number) {
+        for (int pass = 0; pass < 2; pass++) {
+            while (index < tables) {
+                int lengthAt = Coding.skipVarint(page, next, end);
+                int at = Coding.skipVarint(page, lengthAt, end);
+                long n = Coding.varLongAt(page, next);
+                long len = Coding.varLongAt(page, lengthAt);
+                if (len > end - at) {
+                    throw new IllegalStateException("filter of " + len + " bytes passes the box");
+                }
+                next = at + (int) len;
+                index++;
+                if (n == number) {
+                    filterAt = at;
+                    filterLength = (int) len;
+                    return true;
+                }
             }
-            int len = Coding.getVarInt(page, pos, end);
-            pos[0] += len;
+            next = Coding.skipVarint(page, start, end);
+            index = 0;
         }
-        return -1;
+        return false;
     }
 }

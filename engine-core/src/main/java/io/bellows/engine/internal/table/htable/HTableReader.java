@@ -273,7 +273,6 @@ public final class HTableReader implements OpenTable {
         long bestSeq = overflow >= 0 ? overflowSeqs[overflow] : -1;
         int b = KeyHash.bucket(hi, buckets);
         byte[] page;
-        int[] found = new int[2];
         for (int hops = 0; hops <= buckets; hops++) {
             int rank = KeyHash.rank(lo, b);
             int h = Arrays.binarySearch(hotSource, b);
@@ -285,18 +284,17 @@ public final class HTableReader implements OpenTable {
                 continue;
             }
             page = readBucket(b, fillCache);
-            long s;
+            int at;
             try {
-                s = scan(page, key, seq, found);
+                at = BucketScan.find(page, key, seq);
             } catch (IllegalStateException e) {
                 throw new CorruptionException(path, HTableFormat.bucketOffset(b), "malformed bucket: " + e.getMessage(),
                         e);
             }
-            if (s >= 0) {
+            if (at >= 0) {
                 // A key's versions share their rank, so they all sit in this one bucket.
-                if (s > bestSeq) {
-                    byte[] value = found[1] < 0 ? null : Arrays.copyOfRange(page, found[0], found[0] + found[1]);
-                    out.set(s, value == null ? InternalKeys.KIND_DELETE : InternalKeys.KIND_PUT, value);
+                if (BucketScan.sequenceAt(page, at) > bestSeq) {
+                    BucketScan.set(page, at, out);
                     return true;
                 }
                 break;
@@ -323,35 +321,6 @@ public final class HTableReader implements OpenTable {
         }
         out.set(overflowSeqs[overflow], overflowKinds[overflow], value);
         return true;
-    }
-
-    /**
-     * Scans a bucket for the newest version of {@code key} at or below {@code seq} and returns its
-     * sequence, or -1. On success {@code found} holds its value offset and length (-1 for a tombstone).
-     */
-    private static long scan(byte[] page, byte[] key, long seq, int[] found) {
-        int n = Coding.getShort(page, 0);
-        int[] pos = {HTableFormat.COUNT_LENGTH};
-        int limit = HTableFormat.SOURCE_OFFSET;
-        long best = -1;
-        for (int i = 0; i < n; i++) {
-            int klen = Coding.getVarInt(page, pos, limit);
-            long vlen = Coding.getVarLong(page, pos, limit);
-            long s = Coding.getVarLong(page, pos, limit);
-            int keyAt = pos[0];
-            int valueLength = vlen == 0 ? 0 : (int) (vlen - 1);
-            if (keyAt + klen + valueLength > limit) {
-                throw new IllegalStateException("item " + i + " passes the bucket payload");
-            }
-            if (s <= seq && s > best && klen == key.length
-                    && Arrays.equals(page, keyAt, keyAt + klen, key, 0, klen)) {
-                best = s;
-                found[0] = keyAt + klen;
-                found[1] = vlen == 0 ? -1 : valueLength;
-            }
-            pos[0] = keyAt + klen + valueLength;
-        }
-        return best;
     }
 
     /** Index of the newest overflow version of {@code key} at or below {@code seq}, or -1. */
@@ -405,6 +374,11 @@ public final class HTableReader implements OpenTable {
      * table: one page run from the filter cache or the file (counted as a filter-block read).
      */
     public ClusterBox clusterBox(int bucket, boolean fillCache) throws IOException {
+        return clusterBox(bucket, fillCache, new ClusterBox());
+    }
+
+    /** {@link #clusterBox(int, boolean)} into {@code box} (a get's, reused), allocating nothing on a cache hit. */
+    public ClusterBox clusterBox(int bucket, boolean fillCache, ClusterBox box) throws IOException {
         int lo = 0;
         int hi = runFirst.length - 1;
         while (lo < hi) {
@@ -427,15 +401,19 @@ public final class HTableReader implements OpenTable {
             }
         }
         int boxes = Coding.getShort(page, 0);
-        int[] pos = {ClusterPacker.RUN_HEADER};
+        int p = ClusterPacker.RUN_HEADER;
         int limit = page.length - ClusterPacker.RUN_TRAILER;
         try {
             for (int i = 0; i < boxes; i++) {
-                int len = Coding.getVarInt(page, pos, limit);
-                if (runFirst[run] + i == bucket) {
-                    return new ClusterBox(page, pos[0], pos[0] + len);
+                int boxAt = Coding.skipVarint(page, p, limit);
+                long len = Coding.varLongAt(page, p);
+                if (len > limit - boxAt) {
+                    throw new IllegalStateException("box of " + len + " bytes passes the run");
                 }
-                pos[0] += len;
+                if (runFirst[run] + i == bucket) {
+                    return box.set(page, boxAt, boxAt + (int) len);
+                }
+                p = boxAt + (int) len;
             }
         } catch (IllegalStateException e) {
             throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);

@@ -3,6 +3,7 @@ package io.bellows.engine.internal.compaction.flsm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.bellows.engine.BackgroundQuiet;
 import io.bellows.engine.Engine;
 import io.bellows.engine.EngineOptions;
 import io.bellows.engine.internal.io.FileSystem;
@@ -42,14 +43,7 @@ final class FlsmStore {
 
     /** Waits until no compaction has run for a while (the store is settled). */
     static void awaitQuiet(Engine db) throws InterruptedException {
-        long seen = -1;
-        int stable = 0;
-        while (stable < 4) {
-            Thread.sleep(100);
-            long n = db.stats().background().compactions();
-            stable = n == seen ? stable + 1 : 0;
-            seen = n;
-        }
+        BackgroundQuiet.await(db);
     }
 
     /** Tables at the deepest level. */
