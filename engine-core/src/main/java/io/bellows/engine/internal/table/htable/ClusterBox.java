@@ -22,7 +22,8 @@ public final class ClusterBox {
     private int next;
     private int index;
     private int tables;
-    /** The filter found by the last {@link #find}: its offset and length. */
+    /** The table found by the last {@link #find} (-1: none), and its filter's offset and length. */
+    private long foundNumber = -1;
     private int filterAt;
     private int filterLength;
 
@@ -47,6 +48,7 @@ public final class ClusterBox {
         this.tables = (int) Coding.varLongAt(page, start);
         this.next = first;
         this.index = 0;
+        this.foundNumber = -1;
         return this;
     }
 
@@ -68,21 +70,27 @@ public final class ClusterBox {
 
     /**
      * Finds table {@code number}'s entry, from where the last search ended and then, if need be, once
-     * more from the first entry; on success sets {@link #filterAt} and {@link #filterLength}.
+     * more from the first entry; on success sets {@link #foundNumber}, {@link #filterAt} and
+     * {@link #filterLength}.
      */
     private boolean find(long number) {
+        if (number == foundNumber) {
+            // A get asks covers() and then mayContain() of the same table.
+            return true;
+        }
         for (int pass = 0; pass < 2; pass++) {
             while (index < tables) {
                 int lengthAt = Coding.skipVarint(page, next, end);
                 int at = Coding.skipVarint(page, lengthAt, end);
                 long n = Coding.varLongAt(page, next);
                 long len = Coding.varLongAt(page, lengthAt);
-                if (len > end - at) {
+                if (len < 0 || len > end - at) {
                     throw new IllegalStateException("filter of " + len + " bytes passes the box");
                 }
                 next = at + (int) len;
                 index++;
                 if (n == number) {
+                    foundNumber = n;
                     filterAt = at;
                     filterLength = (int) len;
                     return true;

@@ -407,7 +407,7 @@ public final class HTableReader implements OpenTable {
             for (int i = 0; i < boxes; i++) {
                 int boxAt = Coding.skipVarint(page, p, limit);
                 long len = Coding.varLongAt(page, p);
-                if (len > limit - boxAt) {
+                if (len < 0 || len > limit - boxAt) {
                     throw new IllegalStateException("box of " + len + " bytes passes the run");
                 }
                 if (runFirst[run] + i == bucket) {
