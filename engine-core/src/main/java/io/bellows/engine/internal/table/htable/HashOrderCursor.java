@@ -40,6 +40,8 @@ public final class HashOrderCursor implements AutoCloseable {
     /** Overflow items by home bucket, then as stored; their homes alongside. */
     private final int[] overflowOrder;
     private final int[] overflowHome;
+    /** Overflow items' {@code hi} hashes, computed once for their homes and kept for their entries. */
+    private final long[] overflowHi;
     private int overflowNext;
     /** The current window's bucket bytes, and the buffer the next one is read into. */
     private byte[] area;
@@ -79,9 +81,11 @@ public final class HashOrderCursor implements AutoCloseable {
         this.readAhead = windows > 1 ? readAhead : null;
         int overflow = table.overflowItems();
         overflowHome = new int[overflow];
+        overflowHi = new long[overflow];
         Integer[] byHome = new Integer[overflow];
         for (int o = 0; o < overflow; o++) {
-            overflowHome[o] = KeyHash.bucket(table.hash().hi(table.overflowKey(o)), buckets);
+            overflowHi[o] = table.hash().hi(table.overflowKey(o));
+            overflowHome[o] = KeyHash.bucket(overflowHi[o], buckets);
             byHome[o] = o;
         }
         Arrays.sort(byHome, (a, b) -> Integer.compare(overflowHome[a], overflowHome[b]));
@@ -211,7 +215,7 @@ public final class HashOrderCursor implements AutoCloseable {
             keyLength[i] = key.length;
             valueLength[i] = table.overflowValueLength(o);
             seqs[i] = table.overflowSeq(o);
-            his[i] = hash.hi(key);
+            his[i] = overflowHi[o];
             los[i] = hash.lo(key);
         }
         itemsSeen += stored;
