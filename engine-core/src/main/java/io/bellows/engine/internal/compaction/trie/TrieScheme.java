@@ -350,7 +350,7 @@ public final class TrieScheme implements CompactionScheme {
             List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
             boolean boxRead = false;
             boolean found = false;
-            for (int i = 0, n = pile.size(); i < n; i++) { // indexed: an iterator was a get's only garbage
+            for (int i = 0, n = pile.size(); i < n; i++) { // indexed: no iterator per level
                 FileMeta f = pile.get(i);
                 if (found && f.maxSequence <= out.sequence) {
                     // The pile is ordered by highest sequence: no later table holds a newer entry.
