@@ -14,7 +14,6 @@ import io.bellows.engine.internal.iter.InternalIterator;
 import io.bellows.engine.internal.key.Lookup;
 import io.bellows.engine.internal.metrics.EngineCounters;
 import io.bellows.engine.internal.table.TableFormats;
-import io.bellows.engine.internal.table.htable.ClusterBox;
 import io.bellows.engine.internal.table.htable.FilterPageCache;
 import io.bellows.engine.internal.table.htable.HTableFormat;
 import io.bellows.engine.internal.table.htable.HTableReader;
@@ -327,61 +326,11 @@ public final class TrieScheme implements CompactionScheme {
         }
     }
 
-    /**
-     * Probes one pile per level, highest sequence first, keeping the newest entry found. A pile's tables
-     * come from pushes of the parent and from merges in place, and their sequence ranges may interleave
-     * (FLSM's guard fragments did), so a table's highest sequence does not prove it holds the newest
-     * version of every key; a table whose highest sequence is not above the entry already found cannot,
-     * and is not read. The filters come from the BloomCluster box of the key's bucket column in the
-     * pile's newest table, which covers the older tables of the pile as well; only a table that box does
-     * not cover (rare: tables written concurrently) costs another box.
-     */
+    /** Probes one pile per level ({@link PileProbe}). */
     @Override
     public boolean get(Version v, byte[] key, long seq, TableSource tables, boolean fillCache, Lookup out,
             EngineCounters counters) throws IOException {
-        PileIndex idx = piles(v);
-        KeyHash h = hash;
-        long hi = h.hi(key);
-        long lo = h.lo(key);
-        long bloom = KeyHash.bloom(lo);
-        Lookup probe = null;
-        ClusterBox box = ClusterBox.perThread();
-        for (int level = 0; level < depth; level++) {
-            List<FileMeta> pile = idx.pile(Containers.id(level, KeyHash.path(hi, level)));
-            boolean boxRead = false;
-            boolean found = false;
-            for (int i = 0, n = pile.size(); i < n; i++) { // indexed: no iterator per level
-                FileMeta f = pile.get(i);
-                if (found && f.maxSequence <= out.sequence) {
-                    // The pile is ordered by highest sequence: no later table holds a newer entry.
-                    break;
-                }
-                HTableReader r = tables.reader(f, HTableReader.class);
-                counters.tablesProbed.increment();
-                if (!boxRead || !box.covers(f.number)) {
-                    r.clusterBox(KeyHash.bucket(hi, r.clusterColumns()), fillCache, box);
-                    boxRead = true;
-                }
-                if (!box.mayContain(f.number, bloom)) {
-                    counters.bloomNegatives.increment();
-                    continue;
-                }
-                Lookup dst = found ? probe : out;
-                if (found && probe == null) {
-                    dst = probe = new Lookup();
-                }
-                if (r.get(key, hi, lo, seq, fillCache, dst)) {
-                    if (dst != out && dst.sequence > out.sequence) {
-                        out.set(dst);
-                    }
-                    found = true;
-                }
-            }
-            if (found) {
-                return true;
-            }
-        }
-        return false;
+        return PileProbe.get(piles(v), hash, depth, key, seq, tables, fillCache, out, counters);
     }
 
     @Override

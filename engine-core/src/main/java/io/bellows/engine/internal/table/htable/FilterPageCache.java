@@ -1,47 +1,139 @@
 package io.bellows.engine.internal.table.htable;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The memory budget for BloomCluster pages (TrieOptions.filterCacheSize): verified page runs
  * keyed by (table number, run index), bounded in bytes. Lookups that find their run here read no
  * filter block from disk. Table numbers are never reused, so runs of deleted tables age out.
  *
- * <p>Guava's cache (least recently used), not Caffeine's as the block cache: the clusters a compaction
- * writes are put here as written, before any get has read them, and Caffeine's admission policy refused
- * such pages once the cache was full (0.16 filter-block reads per get at factor 64 against 0.000). A
- * lookup uses a per-thread probe key (the cache never stores it); a hit still costs Guava's recency node.
+ * <p>A CLOCK cache of our own, because a get looks up one run per trie level and neither library cache
+ * fits that path. Caffeine's admission policy refused the clusters a compaction writes through (they are
+ * put here before any get has read them), so once the cache was full the deepest runs read 0.16 filter
+ * blocks per get again instead of 0.000. Guava's LRU admits every page but costs each hit a segment
+ * lock attempt, a recency-queue node and the queue's draining: a third of an LSM_TRIE get's CPU in a JFR
+ * profile at scale factor 64 (docs/benchmarks.md, "LSM_TRIE gets without the filter cache's lock").
+ * Here a hit is a lookup in a concurrent map and, if the run's bit is clear, one plain write; puts
+ * take a lock and sweep the clock hand, which clears bits and evicts runs not read since its last pass.
+ * A new run starts with its bit set, so a written-through run survives a full turn of the hand, as
+ * under LRU.
  *
- * <p>Thread safety: safe for concurrent use.
+ * <p>Thread safety: safe for concurrent use; gets take no lock.
  */
 public final class FilterPageCache {
+    /** Charged per run beyond its bytes: the run's key, node, map entry and clock slot. */
+    static final int OVERHEAD = 96;
     private static final ThreadLocal<Key> PROBE = ThreadLocal.withInitial(() -> new Key(0, 0));
+    private final long capacity;
     /** Null when the budget is 0. */
-    private final Cache<Key, byte[]> cache;
+    private final ConcurrentHashMap<Key, Run> runs;
+    /** The clock, guarded by this object: every cached run once, in no particular order. */
+    private Run[] clock = new Run[64];
+    private int size;
+    private int hand;
+    private long weight;
 
     public FilterPageCache(long capacityBytes) {
         if (capacityBytes < 0) {
             throw new IllegalArgumentException("filter cache capacity must not be negative, got " + capacityBytes);
         }
-        cache = capacityBytes == 0 ? null
-                : CacheBuilder.newBuilder().maximumWeight(capacityBytes)
-                        .<Key, byte[]>weigher((k, v) -> v.length + 64).build();
+        capacity = capacityBytes;
+        runs = capacityBytes == 0 ? null : new ConcurrentHashMap<>();
     }
 
     byte[] get(long table, int run) {
-        if (cache == null) {
+        if (runs == null) {
             return null;
         }
         Key probe = PROBE.get();
         probe.table = table;
         probe.run = run;
-        return cache.getIfPresent(probe);
+        Run r = runs.get(probe);
+        if (r == null) {
+            return null;
+        }
+        if (!r.referenced) {
+            // A racy hint: a lost write only costs the run an earlier eviction.
+            r.referenced = true;
+        }
+        return r.page;
     }
 
     void put(long table, int run, byte[] page) {
-        if (cache != null) {
-            cache.put(new Key(table, run), page);
+        if (runs == null) {
+            return;
+        }
+        Run r = new Run(new Key(table, run), page);
+        synchronized (this) {
+            Run old = runs.put(r.key, r);
+            if (old != null) {
+                r.slot = old.slot;
+                clock[r.slot] = r;
+                weight -= old.weight();
+            } else {
+                if (size == clock.length) {
+                    clock = Arrays.copyOf(clock, 2 * size);
+                }
+                r.slot = size;
+                clock[size++] = r;
+            }
+            weight += r.weight();
+            evict();
+        }
+    }
+
+    /** Bytes charged for the runs cached now. */
+    synchronized long weight() {
+        return weight;
+    }
+
+    /** Runs cached now. */
+    synchronized int size() {
+        return size;
+    }
+
+    /**
+     * Turns the hand until the runs fit: a run read (or put) since the hand last passed loses its bit
+     * and stays; one not read is dropped, the clock's last run taking its slot. Two turns at most, since
+     * the first clears every bit.
+     */
+    private void evict() {
+        while (weight > capacity && size > 0) {
+            if (hand >= size) {
+                hand = 0;
+            }
+            Run r = clock[hand];
+            if (r.referenced) {
+                r.referenced = false;
+                hand++;
+                continue;
+            }
+            runs.remove(r.key, r);
+            weight -= r.weight();
+            Run last = clock[--size];
+            clock[size] = null;
+            if (last != r) {
+                last.slot = hand;
+                clock[hand] = last;
+            }
+        }
+    }
+
+    /** A cached run; {@link #slot} is guarded by the cache. */
+    private static final class Run {
+        final Key key;
+        final byte[] page;
+        boolean referenced = true;
+        int slot;
+
+        Run(Key key, byte[] page) {
+            this.key = key;
+            this.page = page;
+        }
+
+        long weight() {
+            return page.length + (long) OVERHEAD;
         }
     }
 

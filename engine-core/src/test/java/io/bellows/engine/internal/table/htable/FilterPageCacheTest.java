@@ -1,0 +1,132 @@
+package io.bellows.engine.internal.table.htable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.bellows.engine.TestSeeds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The filter cache's CLOCK: its byte bound, what it admits, and what it keeps. */
+class FilterPageCacheTest {
+    private static final int PAGE = 4096;
+    private static final long PER_RUN = PAGE + FilterPageCache.OVERHEAD;
+
+    @Test
+    void aBudgetOfZeroKeepsNothing() {
+        FilterPageCache c = new FilterPageCache(0);
+        c.put(1, 0, new byte[PAGE]);
+        assertNull(c.get(1, 0));
+    }
+
+    @Test
+    void aRunLargerThanTheBudgetIsNotKept() {
+        FilterPageCache c = new FilterPageCache(PAGE);
+        c.put(1, 0, new byte[PAGE]);
+        assertNull(c.get(1, 0));
+        assertEquals(0, c.weight());
+    }
+
+    /** Caffeine refused such runs once full: a run put into a full cache must be there for the next get. */
+    @Test
+    void aRunPutIntoAFullCacheIsAdmitted() {
+        FilterPageCache c = new FilterPageCache(10 * PER_RUN);
+        for (int t = 0; t < 1000; t++) {
+            byte[] page = new byte[PAGE];
+            c.put(t, 0, page);
+            assertSame(page, c.get(t, 0), "run of table " + t);
+            assertTrue(c.weight() <= 10 * PER_RUN, "weight " + c.weight());
+        }
+        assertEquals(10, c.size());
+    }
+
+    @Test
+    void runsReadSinceTheHandPassedOutliveRunsNotRead() {
+        FilterPageCache c = new FilterPageCache(8 * PER_RUN);
+        for (int t = 0; t < 8; t++) {
+            c.put(t, 0, new byte[PAGE]);
+        }
+        // The ninth put turns the hand over all eight (clearing the bits they were put with) and evicts one.
+        c.put(100, 0, new byte[PAGE]);
+        assertEquals(8, c.size());
+        int kept = 0;
+        for (int t = 0; t < 8; t++) {
+            kept += c.get(t, 0) != null ? 1 : 0;
+        }
+        assertEquals(7, kept);
+        // Now runs 0-7 that are left were read; the next puts evict the unread ones first.
+        List<Long> hot = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            if (c.get(t, 0) != null) {
+                hot.add((long) t);
+            }
+        }
+        for (int t = 200; t < 204; t++) {
+            c.put(t, 0, new byte[PAGE]);
+            for (long h : hot) {
+                assertNotNull(c.get(h, 0), "table " + h + " is read at every put and must stay");
+            }
+        }
+    }
+
+    @Test
+    void aRunPutAgainReplacesTheOldOneAndItsWeight() {
+        FilterPageCache c = new FilterPageCache(4 * PER_RUN);
+        c.put(1, 2, new byte[PAGE]);
+        byte[] second = new byte[PAGE / 2];
+        c.put(1, 2, second);
+        assertSame(second, c.get(1, 2));
+        assertEquals(1, c.size());
+        assertEquals(PAGE / 2 + FilterPageCache.OVERHEAD, c.weight());
+        assertNull(c.get(1, 3), "runs are keyed by table and run");
+        assertNull(c.get(2, 2), "runs are keyed by table and run");
+    }
+
+    /** Gets race puts and evictions: every run returned is the one put under its key, and the bound holds. */
+    @Test
+    void concurrentGetsAndPutsSeeOnlyTheirOwnRuns() throws InterruptedException {
+        long seed = TestSeeds.seed("FilterPageCacheTest");
+        FilterPageCache c = new FilterPageCache(64 * PER_RUN);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] threads = new Thread[4];
+        for (int i = 0; i < threads.length; i++) {
+            long threadSeed = seed + i;
+            threads[i] = new Thread(() -> {
+                Random rnd = new Random(threadSeed);
+                try {
+                    for (int op = 0; op < 50_000; op++) {
+                        long table = rnd.nextInt(256);
+                        int run = rnd.nextInt(4);
+                        byte[] got = c.get(table, run);
+                        if (got == null) {
+                            byte[] page = new byte[PAGE];
+                            page[0] = (byte) table;
+                            page[1] = (byte) run;
+                            c.put(table, run, page);
+                        } else if (got[0] != (byte) table || got[1] != (byte) run) {
+                            throw new AssertionError("run (" + table + ", " + run + ") returned another's page (seed "
+                                    + seed + ")");
+                        }
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            });
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("seed " + seed, failure.get());
+        }
+        assertTrue(c.weight() <= 64 * PER_RUN, "weight " + c.weight());
+        assertEquals(64, c.size());
+    }
+}
