@@ -116,7 +116,7 @@ final class ClusterPacker {
         Coding.putInt(page, crcAt, Checksums.maskedCrc32c(page, 0, crcAt));
         out.write(page, 0, page.length);
         if (warm != null) {
-            warm.put(number, runs, page);
+            warm.put(number, runs, ClusterRun.of(page));
         }
         runs++;
         HTableWriter.putVar(index, scratch, first);

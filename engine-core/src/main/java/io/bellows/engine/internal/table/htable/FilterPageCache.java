@@ -42,7 +42,7 @@ public final class FilterPageCache {
         runs = capacityBytes == 0 ? null : new ConcurrentHashMap<>();
     }
 
-    byte[] get(long table, int run) {
+    ClusterRun get(long table, int run) {
         if (runs == null) {
             return null;
         }
@@ -57,10 +57,10 @@ public final class FilterPageCache {
             // A racy hint: a lost write only costs the run an earlier eviction.
             r.referenced = true;
         }
-        return r.page;
+        return r.run;
     }
 
-    void put(long table, int run, byte[] page) {
+    void put(long table, int run, ClusterRun page) {
         if (runs == null) {
             return;
         }
@@ -123,17 +123,17 @@ public final class FilterPageCache {
     /** A cached run; {@link #slot} is guarded by the cache. */
     private static final class Run {
         final Key key;
-        final byte[] page;
+        final ClusterRun run;
         boolean referenced = true;
         int slot;
 
-        Run(Key key, byte[] page) {
+        Run(Key key, ClusterRun run) {
             this.key = key;
-            this.page = page;
+            this.run = run;
         }
 
         long weight() {
-            return page.length + (long) OVERHEAD;
+            return run.bytes() + OVERHEAD;
         }
     }
 

@@ -390,35 +390,31 @@ public final class HTableReader implements OpenTable {
             }
         }
         int run = lo;
-        byte[] page = filterCache.get(number, run);
+        ClusterRun cached = filterCache.get(number, run);
         long at = clusterOffset + (long) runStart[run] * HTableFormat.BUCKET_SIZE;
-        if (page == null) {
-            page = file.read(at, runPages[run] * HTableFormat.BUCKET_SIZE);
+        if (cached == null) {
+            byte[] page = file.read(at, runPages[run] * HTableFormat.BUCKET_SIZE);
             counters.filterBlockReads.increment();
             checkRun(page, at, 0, run);
+            try {
+                cached = ClusterRun.of(page);
+            } catch (IllegalStateException e) {
+                throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);
+            }
             if (fillCache) {
-                filterCache.put(number, run, page);
+                filterCache.put(number, run, cached);
             }
         }
-        int boxes = Coding.getShort(page, 0);
-        int p = ClusterPacker.RUN_HEADER;
-        int limit = page.length - ClusterPacker.RUN_TRAILER;
-        try {
-            for (int i = 0; i < boxes; i++) {
-                int boxAt = Coding.skipVarint(page, p, limit);
-                long len = Coding.varLongAt(page, p);
-                if (len < 0 || len > limit - boxAt) {
-                    throw new IllegalStateException("box of " + len + " bytes passes the run");
-                }
-                if (runFirst[run] + i == bucket) {
-                    return box.set(page, boxAt, boxAt + (int) len);
-                }
-                p = boxAt + (int) len;
-            }
-        } catch (IllegalStateException e) {
-            throw new CorruptionException(path, at, "malformed BloomCluster run " + run + ": " + e.getMessage(), e);
+        int i = bucket - runFirst[run];
+        if (i < 0 || i >= cached.boxes()) {
+            throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
         }
-        throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
+        return box.set(cached.page(), cached.boxStart(i), cached.boxEnd(i));
+    }
+
+    /** File offset of the BloomCluster's first run (for tests that damage it). */
+    long clusterOffset() {
+        return clusterOffset;
     }
 
     /** Every run of this table's BloomCluster in one read, each run's CRC verified (for {@link ClusterFilters}). */

@@ -55,7 +55,7 @@ class ClusterWriteThroughTest {
         assertEquals(0, counters.filterBlockReads.sum(), "no run of the new cluster was read from disk");
         int runs = 0;
         for (int run = 0; cold.get(9, run) != null; run++) {
-            assertArrayEquals(cold.get(9, run), warm.get(9, run), "run " + run + " as the file holds it");
+            assertArrayEquals(cold.get(9, run).page(), warm.get(9, run).page(), "run " + run + " as the file holds it");
             runs++;
         }
         assertTrue(runs > 0 && warm.get(9, runs) == null, runs + " runs, each cached once");

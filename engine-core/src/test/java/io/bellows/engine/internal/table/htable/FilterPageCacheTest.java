@@ -18,17 +18,22 @@ class FilterPageCacheTest {
     private static final int PAGE = 4096;
     private static final long PER_RUN = PAGE + FilterPageCache.OVERHEAD;
 
+    /** A run of one page holding no box (the cache does not look inside). */
+    private static ClusterRun run(int bytes) {
+        return ClusterRun.of(new byte[bytes]);
+    }
+
     @Test
     void aBudgetOfZeroKeepsNothing() {
         FilterPageCache c = new FilterPageCache(0);
-        c.put(1, 0, new byte[PAGE]);
+        c.put(1, 0, run(PAGE));
         assertNull(c.get(1, 0));
     }
 
     @Test
     void aRunLargerThanTheBudgetIsNotKept() {
         FilterPageCache c = new FilterPageCache(PAGE);
-        c.put(1, 0, new byte[PAGE]);
+        c.put(1, 0, run(PAGE));
         assertNull(c.get(1, 0));
         assertEquals(0, c.weight());
     }
@@ -38,7 +43,7 @@ class FilterPageCacheTest {
     void aRunPutIntoAFullCacheIsAdmitted() {
         FilterPageCache c = new FilterPageCache(10 * PER_RUN);
         for (int t = 0; t < 1000; t++) {
-            byte[] page = new byte[PAGE];
+            ClusterRun page = run(PAGE);
             c.put(t, 0, page);
             assertSame(page, c.get(t, 0), "run of table " + t);
             assertTrue(c.weight() <= 10 * PER_RUN, "weight " + c.weight());
@@ -50,10 +55,10 @@ class FilterPageCacheTest {
     void runsReadSinceTheHandPassedOutliveRunsNotRead() {
         FilterPageCache c = new FilterPageCache(8 * PER_RUN);
         for (int t = 0; t < 8; t++) {
-            c.put(t, 0, new byte[PAGE]);
+            c.put(t, 0, run(PAGE));
         }
         // The ninth put turns the hand over all eight (clearing the bits they were put with) and evicts one.
-        c.put(100, 0, new byte[PAGE]);
+        c.put(100, 0, run(PAGE));
         assertEquals(8, c.size());
         int kept = 0;
         for (int t = 0; t < 8; t++) {
@@ -68,7 +73,7 @@ class FilterPageCacheTest {
             }
         }
         for (int t = 200; t < 204; t++) {
-            c.put(t, 0, new byte[PAGE]);
+            c.put(t, 0, run(PAGE));
             for (long h : hot) {
                 assertNotNull(c.get(h, 0), "table " + h + " is read at every put and must stay");
             }
@@ -78,8 +83,8 @@ class FilterPageCacheTest {
     @Test
     void aRunPutAgainReplacesTheOldOneAndItsWeight() {
         FilterPageCache c = new FilterPageCache(4 * PER_RUN);
-        c.put(1, 2, new byte[PAGE]);
-        byte[] second = new byte[PAGE / 2];
+        c.put(1, 2, run(PAGE));
+        ClusterRun second = run(PAGE / 2);
         c.put(1, 2, second);
         assertSame(second, c.get(1, 2));
         assertEquals(1, c.size());
@@ -103,13 +108,14 @@ class FilterPageCacheTest {
                     for (int op = 0; op < 50_000; op++) {
                         long table = rnd.nextInt(256);
                         int run = rnd.nextInt(4);
-                        byte[] got = c.get(table, run);
+                        ClusterRun got = c.get(table, run);
                         if (got == null) {
                             byte[] page = new byte[PAGE];
-                            page[0] = (byte) table;
-                            page[1] = (byte) run;
-                            c.put(table, run, page);
-                        } else if (got[0] != (byte) table || got[1] != (byte) run) {
+                            // A run without boxes, labelled by its key past its header.
+                            page[4] = (byte) table;
+                            page[5] = (byte) run;
+                            c.put(table, run, ClusterRun.of(page));
+                        } else if (got.page()[4] != (byte) table || got.page()[5] != (byte) run) {
                             throw new AssertionError("run (" + table + ", " + run + ") returned another's page (seed "
                                     + seed + ")");
                         }
