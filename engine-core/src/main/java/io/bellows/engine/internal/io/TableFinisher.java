@@ -3,6 +3,7 @@ package io.bellows.engine.internal.io;
 import io.bellows.engine.internal.util.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -79,12 +80,25 @@ public final class TableFinisher implements AutoCloseable {
     /** Table files one sink writes; not thread-safe (one sink, one thread). */
     public final class Batch {
         private final List<HandedFile> files = new ArrayList<>();
+        /**
+         * Files handed over, in that order, not yet seen finished. Counting by position in {@link #files}
+         * instead let files still being written (a push streams its eight children at once) stand in for
+         * unfinished ones, and the bound did not hold.
+         */
+        private final ArrayDeque<HandedFile> handed = new ArrayDeque<>();
 
-        /** {@code file}, whose sync and close will run on the finisher's threads. */
+        /**
+         * {@code file}, whose sync and close will run on the finisher's threads; first waits for the oldest
+         * handed-over file while {@link #MAX_IN_FLIGHT} of them are unfinished.
+         */
         public WritableFile track(WritableFile file) throws IOException {
-            if (files.size() >= MAX_IN_FLIGHT) {
+            while (!handed.isEmpty() && handed.peekFirst().isDone()) {
+                handed.pollFirst();
+            }
+            // A loop: a sink may hand over several streamed files at once (a push's eight children).
+            while (handed.size() >= MAX_IN_FLIGHT) {
                 try {
-                    files.get(files.size() - MAX_IN_FLIGHT).waitDone();
+                    handed.pollFirst().waitDone();
                 } catch (IOException e) {
                     try {
                         file.close();
@@ -94,7 +108,7 @@ public final class TableFinisher implements AutoCloseable {
                     throw e;
                 }
             }
-            HandedFile h = new HandedFile(file);
+            HandedFile h = new HandedFile(this, file);
             files.add(h);
             return h;
         }
@@ -143,12 +157,14 @@ public final class TableFinisher implements AutoCloseable {
      * called, run in order on the finisher's threads; nothing may be appended after them.
      */
     private final class HandedFile implements WritableFile {
+        private final Batch batch;
         private final WritableFile file;
         private boolean handedOver;
         private CompletableFuture<Void> last;
         private volatile Throwable failure;
 
-        HandedFile(WritableFile file) {
+        HandedFile(Batch batch, WritableFile file) {
+            this.batch = batch;
             this.file = file;
         }
 
@@ -186,6 +202,9 @@ public final class TableFinisher implements AutoCloseable {
         }
 
         private void handOver(IoAction action) {
+            if (!handedOver) {
+                batch.handed.addLast(this);
+            }
             handedOver = true;
             // Chained: this file's sync runs before its close; other files' run beside them.
             last = submit(last, () -> {
@@ -197,6 +216,11 @@ public final class TableFinisher implements AutoCloseable {
                     }
                 }
             });
+        }
+
+        /** Whether what was handed over has run (false before anything was). */
+        boolean isDone() {
+            return last != null && last.isDone();
         }
 
         /**

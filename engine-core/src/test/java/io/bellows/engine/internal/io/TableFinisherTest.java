@@ -151,6 +151,46 @@ class TableFinisherTest {
         }
     }
 
+    /**
+     * Files still being written do not stand in for unfinished ones. A sink streams several tables at
+     * once (a push's children), hands them over together, and starts the next: it must wait until fewer
+     * than the bound are unfinished, whatever it tracked in between.
+     */
+    @Test
+    void filesStillBeingWrittenDoNotLiftTheBound() throws Exception {
+        try (TableFinisher finisher = new TableFinisher()) {
+            TableFinisher.Batch batch = finisher.batch();
+            List<Recording> held = new ArrayList<>();
+            List<WritableFile> heldFiles = new ArrayList<>();
+            List<WritableFile> streaming = new ArrayList<>();
+            for (int i = 0; i < TableFinisher.MAX_IN_FLIGHT; i++) {
+                Recording r = new Recording();
+                held.add(r);
+                heldFiles.add(batch.track(r));
+            }
+            for (int i = 0; i < TableFinisher.MAX_IN_FLIGHT; i++) {
+                Recording r = new Recording();
+                r.release.countDown();
+                streaming.add(batch.track(r));
+            }
+            for (WritableFile f : heldFiles) {
+                f.sync();
+                f.close();
+            }
+            Thread releaser = releaseLater(held);
+            batch.track(new Recording()).close();
+            assertTrue(held.get(0).calls.contains("close@bellows-table-sync"),
+                    "the next file waited for the oldest of the files handed over");
+            releaser.join();
+            for (WritableFile f : streaming) {
+                f.append(new byte[1], 0, 1);
+                f.sync();
+                f.close();
+            }
+            batch.await();
+        }
+    }
+
     @Test
     void afterCloseTheCallerFinishesItsOwnFiles() throws Exception {
         TableFinisher finisher = new TableFinisher();
