@@ -77,7 +77,10 @@ public final class TableFinisher implements AutoCloseable {
         return CompletableFuture.completedFuture(null);
     }
 
-    /** Table files one sink writes; not thread-safe (one sink, one thread). */
+    /**
+     * Table files one sink writes; not thread-safe (one sink, one thread: its files' sync and close too,
+     * which record the hand-over here).
+     */
     public final class Batch {
         private final List<HandedFile> files = new ArrayList<>();
         /**
@@ -92,9 +95,7 @@ public final class TableFinisher implements AutoCloseable {
          * handed-over file while {@link #MAX_IN_FLIGHT} of them are unfinished.
          */
         public WritableFile track(WritableFile file) throws IOException {
-            while (!handed.isEmpty() && handed.peekFirst().isDone()) {
-                handed.pollFirst();
-            }
+            handed.removeIf(HandedFile::isDone);
             // A loop: a sink may hand over several streamed files at once (a push's eight children).
             while (handed.size() >= MAX_IN_FLIGHT) {
                 try {

@@ -19,9 +19,11 @@ final class ClusterRun {
     }
 
     /**
-     * Indexes the boxes of {@code page}, a run whose CRC was checked or which was just written.
+     * Indexes the boxes of {@code page}, a run whose CRC was checked or which was just written, and checks
+     * that each box's entries lie within it, so that a {@link ClusterBox} over a cached run never meets a
+     * malformed one (a checksum catches damage, not a writer's bug).
      *
-     * @throws IllegalStateException if a box's length passes the run
+     * @throws IllegalStateException if a box, or an entry of one, passes its bounds
      */
     static ClusterRun of(byte[] page) {
         int boxes = Coding.getShort(page, 0);
@@ -36,9 +38,29 @@ final class ClusterRun {
             }
             bounds[2 * i] = boxAt;
             bounds[2 * i + 1] = boxAt + (int) len;
+            checkBox(page, boxAt, boxAt + (int) len, i);
             p = boxAt + (int) len;
         }
         return new ClusterRun(page, bounds);
+    }
+
+    /** Box {@code i}, {@code page[start, end)}: varint tables, then per table varint number, varint length, filter. */
+    private static void checkBox(byte[] page, int start, int end, int i) {
+        int p = Coding.skipVarint(page, start, end);
+        long tables = Coding.varLongAt(page, start);
+        if (tables < 1 || tables > Integer.MAX_VALUE) {
+            throw new IllegalStateException("box " + i + " of " + tables + " tables");
+        }
+        // Each entry takes at least two bytes, so a count beyond the box fails in the loop below.
+        for (long t = 0; t < tables; t++) {
+            int lengthAt = Coding.skipVarint(page, p, end);
+            int filterAt = Coding.skipVarint(page, lengthAt, end);
+            long len = Coding.varLongAt(page, lengthAt);
+            if (len < 0 || len > end - filterAt) {
+                throw new IllegalStateException("filter " + t + " of box " + i + " passes the box");
+            }
+            p = filterAt + (int) len;
+        }
     }
 
     byte[] page() {

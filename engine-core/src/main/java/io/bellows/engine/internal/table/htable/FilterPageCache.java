@@ -12,12 +12,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * fits that path. Caffeine's admission policy refused the clusters a compaction writes through (they are
  * put here before any get has read them), so once the cache was full the deepest runs read 0.16 filter
  * blocks per get again instead of 0.000. Guava's LRU admits every page but costs each hit a segment
- * lock attempt, a recency-queue node and the queue's draining: a third of an LSM_TRIE get's CPU in a JFR
+ * lock attempt, a recency-queue node and the queue's draining: a third of an LSM_TRIE get's Java CPU in a JFR
  * profile at scale factor 64 (docs/benchmarks.md, "LSM_TRIE gets without the filter cache's lock").
  * Here a hit is a lookup in a concurrent map and, if the run's bit is clear, one plain write; puts
  * take a lock and sweep the clock hand, which clears bits and evicts runs not read since its last pass.
- * A new run starts with its bit set, so a written-through run survives a full turn of the hand, as
- * under LRU.
+ * Room is made before a run goes in and a new run starts with its bit set, so a run put is there for the
+ * next get and is passed over once by the hand before it can go: a table's runs written through one after
+ * another all stay while they fit, even when every run before them had been read.
  *
  * <p>Thread safety: safe for concurrent use; gets take no lock.
  */
@@ -66,20 +67,23 @@ public final class FilterPageCache {
         }
         Run r = new Run(new Key(table, run), page);
         synchronized (this) {
-            Run old = runs.put(r.key, r);
+            Run old = runs.get(r.key);
             if (old != null) {
-                r.slot = old.slot;
-                clock[r.slot] = r;
-                weight -= old.weight();
-            } else {
-                if (size == clock.length) {
-                    clock = Arrays.copyOf(clock, 2 * size);
-                }
-                r.slot = size;
-                clock[size++] = r;
+                remove(old.slot);
             }
+            if (r.weight() > capacity) {
+                // Would evict every other run and then itself.
+                return;
+            }
+            // Room is made before the run goes in, so it is never its own put's victim.
+            makeRoom(r.weight());
+            if (size == clock.length) {
+                clock = Arrays.copyOf(clock, 2 * size);
+            }
+            r.slot = size;
+            clock[size++] = r;
+            runs.put(r.key, r);
             weight += r.weight();
-            evict();
         }
     }
 
@@ -93,30 +97,42 @@ public final class FilterPageCache {
         return size;
     }
 
+    /** Whether run {@code run} of {@code table} is cached, without counting as a read of it (for tests). */
+    boolean contains(long table, int run) {
+        return runs != null && runs.containsKey(new Key(table, run));
+    }
+
     /**
-     * Turns the hand until the runs fit: a run read (or put) since the hand last passed loses its bit
-     * and stays; one not read is dropped, the clock's last run taking its slot. Two turns at most, since
-     * the first clears every bit.
+     * Turns the hand until {@code bytes} more fit: a run read (or put) since the hand last passed loses its
+     * bit and stays; one not read is dropped. The clock's last run moves into the freed slot and the hand
+     * steps past it, so a run moved keeps the turn it was owed. Gets that set bits again meanwhile only
+     * lengthen the sweep: each step clears a bit or drops a run.
      */
-    private void evict() {
-        while (weight > capacity && size > 0) {
+    private void makeRoom(long bytes) {
+        while (weight + bytes > capacity && size > 0) {
             if (hand >= size) {
                 hand = 0;
             }
-            Run r = clock[hand];
-            if (r.referenced) {
-                r.referenced = false;
-                hand++;
-                continue;
+            Run v = clock[hand];
+            if (v.referenced) {
+                v.referenced = false;
+            } else {
+                remove(hand);
             }
-            runs.remove(r.key, r);
-            weight -= r.weight();
-            Run last = clock[--size];
-            clock[size] = null;
-            if (last != r) {
-                last.slot = hand;
-                clock[hand] = last;
-            }
+            hand++;
+        }
+    }
+
+    /** Drops the run in {@code slot}; the clock's last run takes the slot. */
+    private void remove(int slot) {
+        Run v = clock[slot];
+        runs.remove(v.key, v);
+        weight -= v.weight();
+        Run last = clock[--size];
+        clock[size] = null;
+        if (last != v) {
+            last.slot = slot;
+            clock[slot] = last;
         }
     }
 

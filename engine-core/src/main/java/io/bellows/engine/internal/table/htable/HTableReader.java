@@ -101,6 +101,9 @@ public final class HTableReader implements OpenTable {
             throw new IllegalStateException("balancing window of " + window + " buckets in a table of " + buckets);
         }
         int runs = Coding.getVarInt(meta, pos, n);
+        if (runs < 1 || runs > clusterColumns) {
+            throw new IllegalStateException(runs + " BloomCluster runs for " + clusterColumns + " columns");
+        }
         runFirst = new int[runs];
         runStart = new int[runs];
         runPages = new int[runs];
@@ -108,6 +111,12 @@ public final class HTableReader implements OpenTable {
         for (int i = 0; i < runs; i++) {
             runFirst[i] = Coding.getVarInt(meta, pos, n);
             runPages[i] = Coding.getVarInt(meta, pos, n);
+            // Runs start at column 0, in order, each of 1 to 0xffff pages (ClusterPacker's limit).
+            if ((i == 0 ? runFirst[i] != 0 : runFirst[i] <= runFirst[i - 1]) || runFirst[i] >= clusterColumns
+                    || runPages[i] < 1 || runPages[i] > 0xffff) {
+                throw new IllegalStateException("BloomCluster run " + i + " at column " + runFirst[i] + " of "
+                        + runPages[i] + " pages");
+            }
             runStart[i] = page;
             page += runPages[i];
         }
@@ -409,7 +418,12 @@ public final class HTableReader implements OpenTable {
         if (i < 0 || i >= cached.boxes()) {
             throw new CorruptionException(path, at, "BloomCluster run " + run + " lacks column " + bucket);
         }
-        return box.set(cached.page(), cached.boxStart(i), cached.boxEnd(i));
+        box.set(cached.page(), cached.boxStart(i), cached.boxEnd(i));
+        if (!box.covers(number)) {
+            // Every box lists the table it was written with first; a reader must find itself there.
+            throw new CorruptionException(path, at, "BloomCluster box of column " + bucket + " lacks table " + number);
+        }
+        return box;
     }
 
     /** File offset of the BloomCluster's first run (for tests that damage it). */

@@ -1,6 +1,7 @@
 package io.bellows.engine.internal.table.htable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -51,31 +52,70 @@ class FilterPageCacheTest {
         assertEquals(10, c.size());
     }
 
+    /**
+     * A compaction writes a table's runs through one after another, with no get between them, into a
+     * cache whose runs were all read: every one of them must stay (each is passed over once by the hand
+     * before it can go), and none may be the victim of its own put.
+     */
     @Test
-    void runsReadSinceTheHandPassedOutliveRunsNotRead() {
+    void runsPutBackToBackIntoACacheOfReadRunsAllStay() {
+        FilterPageCache c = new FilterPageCache(8 * PER_RUN);
+        for (int t = 0; t < 8; t++) {
+            c.put(t, 0, run(PAGE));
+            assertNotNull(c.get(t, 0));
+        }
+        for (int r = 0; r < 8; r++) {
+            c.put(100, r, run(PAGE));
+            assertTrue(c.contains(100, r), "run " + r + " right after its put");
+        }
+        for (int r = 0; r < 8; r++) {
+            assertTrue(c.contains(100, r), "run " + r + " of the table written through");
+        }
+        assertEquals(8, c.size());
+    }
+
+    /** A run larger than the one it evicts first must not go on to evict itself. */
+    @Test
+    void aLargerRunPutIntoAFullCacheStays() {
+        FilterPageCache c = new FilterPageCache(8 * PER_RUN);
+        for (int t = 0; t < 8; t++) {
+            c.put(t, 0, run(PAGE));
+            assertNotNull(c.get(t, 0));
+        }
+        c.put(100, 0, run(2 * PAGE));
+        assertTrue(c.contains(100, 0), "the two-page run");
+        assertEquals(7, c.size(), "two one-page runs made room for it");
+        assertTrue(c.weight() <= 8 * PER_RUN, "weight " + c.weight());
+    }
+
+    @Test
+    void aRunNotReadSinceTheHandPassedGoesFirst() {
         FilterPageCache c = new FilterPageCache(8 * PER_RUN);
         for (int t = 0; t < 8; t++) {
             c.put(t, 0, run(PAGE));
         }
-        // The ninth put turns the hand over all eight (clearing the bits they were put with) and evicts one.
-        c.put(100, 0, run(PAGE));
+        // The ninth put turns the hand over all eight, clearing the bits they were put with, and drops one.
+        c.put(8, 0, run(PAGE));
         assertEquals(8, c.size());
-        int kept = 0;
+        int gone = -1;
         for (int t = 0; t < 8; t++) {
-            kept += c.get(t, 0) != null ? 1 : 0;
-        }
-        assertEquals(7, kept);
-        // Now runs 0-7 that are left were read; the next puts evict the unread ones first.
-        List<Long> hot = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-            if (c.get(t, 0) != null) {
-                hot.add((long) t);
+            if (!c.contains(t, 0)) {
+                gone = t;
             }
         }
-        for (int t = 200; t < 204; t++) {
-            c.put(t, 0, run(PAGE));
-            for (long h : hot) {
-                assertNotNull(c.get(h, 0), "table " + h + " is read at every put and must stay");
+        assertTrue(gone >= 0, "one of the first eight runs was dropped");
+        // Every run is read again but one (run 8 still has the bit it was put with).
+        int unread = gone == 1 ? 2 : 1;
+        for (int t = 0; t < 8; t++) {
+            if (t != gone && t != unread) {
+                assertNotNull(c.get(t, 0));
+            }
+        }
+        c.put(9, 0, run(PAGE));
+        assertFalse(c.contains(unread, 0), "the one run not read since the hand passed went");
+        for (int t = 0; t <= 9; t++) {
+            if (t != gone && t != unread) {
+                assertTrue(c.contains(t, 0), "run " + t);
             }
         }
     }

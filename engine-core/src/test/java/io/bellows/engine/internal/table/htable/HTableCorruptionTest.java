@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,7 +67,6 @@ class HTableCorruptionTest {
         assertTrue(detected > 0);
     }
 
-    /** Opens, gets, iterates and reads the filters of the table; fails on any answer that differs. */
     /**
      * A BloomCluster run whose checksum holds but whose boxes do not add up (a bug in the writer, not a
      * flipped bit) is refused when the run is indexed, never read as another column's filters.
@@ -76,34 +76,46 @@ class HTableCorruptionTest {
         long seed = TestSeeds.seed("HTableCorruptionTest.boxes");
         HTableFixture t = new HTableFixture(seed, BUCKETS);
         List<Entry> entries = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            entries.add(new Entry(("k" + i).getBytes(), 100 + i, InternalKeys.KIND_PUT, new byte[20], 0));
+        for (int i = 0; i < 1000; i++) {
+            entries.add(new Entry(String.format("key%06d", i).getBytes(), 100 + i, InternalKeys.KIND_PUT, new byte[20], 0));
         }
-        entries.sort(Entry.ORDER);
         t.write(entries, 7, List.of());
         byte[] good = t.bytes.clone();
-        int run = Math.toIntExact(t.open(7).clusterOffset());
+        HTableReader intact = t.open(7);
+        assertEquals(BUCKETS, intact.clusterColumns(), "a table of " + BUCKETS + " columns (seed " + seed + ")");
+        int run = Math.toIntExact(intact.clusterOffset());
         int crcAt = run + HTableFormat.BUCKET_SIZE - ClusterPacker.RUN_TRAILER;
+        assertEquals(BUCKETS, Coding.getShort(good, run), "the columns' boxes share the first run");
+        int firstBox = run + ClusterPacker.RUN_HEADER;
 
         // The first box claims more bytes than the run holds.
-        t.bytes = good.clone();
-        t.bytes[run + ClusterPacker.RUN_HEADER] = (byte) 0xff;
-        t.bytes[run + ClusterPacker.RUN_HEADER + 1] = (byte) 0x7f;
-        Coding.putInt(t.bytes, crcAt, Checksums.maskedCrc32c(t.bytes, run, crcAt - run));
-        HTableReader tooLong = t.open(7);
-        CorruptionException e = assertThrows(CorruptionException.class, () -> tooLong.clusterBox(0, true));
-        assertTrue(e.getMessage().contains("malformed BloomCluster run 0"), e.getMessage());
-
-        // The run says it holds one box where the table has eight columns.
-        t.bytes = good.clone();
-        Coding.putShort(t.bytes, run, 1);
-        Coding.putInt(t.bytes, crcAt, Checksums.maskedCrc32c(t.bytes, run, crcAt - run));
-        HTableReader oneBox = t.open(7);
-        assertTrue(oneBox.clusterBox(0, true).covers(7), "column 0 is still there");
-        e = assertThrows(CorruptionException.class, () -> oneBox.clusterBox(BUCKETS - 1, true));
-        assertTrue(e.getMessage().contains("lacks column " + (BUCKETS - 1)), e.getMessage());
+        damaged(t, good, crcAt, run, b -> {
+            b[firstBox] = (byte) 0xff;
+            b[firstBox + 1] = (byte) 0x7f;
+        }, 0, "malformed BloomCluster run 0");
+        // The first box is empty (a box holds at least its table count).
+        damaged(t, good, crcAt, run, b -> b[firstBox] = 0, 0, "malformed BloomCluster run 0");
+        // The first box's one table is another table (box: varint length, varint tables = 1, varint number 7).
+        int number = Coding.skipVarint(good, firstBox, crcAt) + 1;
+        assertEquals(1, good[number - 1], "the box lists one table");
+        assertEquals(7, good[number], "the table itself");
+        damaged(t, good, crcAt, run, b -> b[number] = 8, 0, "lacks table 7");
+        // The run says it holds one box.
+        damaged(t, good, crcAt, run, b -> Coding.putShort(b, run, 1), BUCKETS - 1, "lacks column " + (BUCKETS - 1));
     }
 
+    /** Opens a copy of {@code good} damaged by {@code damage}, its run's CRC made right, and reads a box. */
+    private static void damaged(HTableFixture t, byte[] good, int crcAt, int run, Consumer<byte[]> damage, int column,
+            String message) throws IOException {
+        t.bytes = good.clone();
+        damage.accept(t.bytes);
+        Coding.putInt(t.bytes, crcAt, Checksums.maskedCrc32c(t.bytes, run, crcAt - run));
+        HTableReader r = t.open(7);
+        CorruptionException e = assertThrows(CorruptionException.class, () -> r.clusterBox(column, false));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    /** Opens, gets, iterates and reads the filters of the table; fails on any answer that differs. */
     private static void readsExactly(HTableFixture t, List<Entry> entries, TableFilters filters) throws IOException {
         try (HTableReader r = t.open(7)) {
             Lookup out = new Lookup();
