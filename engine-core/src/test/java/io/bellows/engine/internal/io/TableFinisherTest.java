@@ -112,6 +112,34 @@ class TableFinisherTest {
         }
     }
 
+    /**
+     * A failed file that {@code track} waited for, and so no longer counts against the bound, is still
+     * the batch's failure: a full disk must not be lost because the sink went on to its next table.
+     */
+    @Test
+    void aFailureOfAFileTrackWaitedForIsStillThrownByAwait() throws Exception {
+        try (TableFinisher finisher = new TableFinisher()) {
+            TableFinisher.Batch batch = finisher.batch();
+            Recording full = new Recording();
+            full.syncFailure = new FileSystemException("/db/000009.sst", null, "No space left on device");
+            List<Recording> held = new ArrayList<>(List.of(full));
+            handOver(batch, full);
+            for (int i = 1; i < TableFinisher.MAX_IN_FLIGHT; i++) {
+                Recording r = new Recording();
+                held.add(r);
+                handOver(batch, r);
+            }
+            Thread releaser = releaseLater(held);
+            Recording next = new Recording();
+            next.release.countDown();
+            handOver(batch, next);
+            assertTrue(full.calls.contains("close@bellows-table-sync"), "track waited for the failed file");
+            releaser.join();
+            IOException thrown = assertThrows(IOException.class, batch::await);
+            assertSame(full.syncFailure, thrown, "the failed file's own exception");
+        }
+    }
+
     /** A runtime failure of one file is thrown too, and only once every other file has finished. */
     @Test
     void aRuntimeFailureIsThrownAfterEveryFileFinished() throws Exception {
