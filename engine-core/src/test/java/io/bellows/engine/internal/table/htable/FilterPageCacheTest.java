@@ -39,6 +39,16 @@ class FilterPageCacheTest {
         assertEquals(0, c.weight());
     }
 
+    /** A cache holding {@code n} one-page runs (tables 0 to n - 1), each read since it was put. */
+    private static FilterPageCache fullOfReadRuns(int n) {
+        FilterPageCache c = new FilterPageCache(n * PER_RUN);
+        for (int t = 0; t < n; t++) {
+            c.put(t, 0, run(PAGE));
+            assertNotNull(c.get(t, 0));
+        }
+        return c;
+    }
+
     /** Caffeine refused such runs once full: a run put into a full cache must be there for the next get. */
     @Test
     void aRunPutIntoAFullCacheIsAdmitted() {
@@ -59,11 +69,7 @@ class FilterPageCacheTest {
      */
     @Test
     void runsPutBackToBackIntoACacheOfReadRunsAllStay() {
-        FilterPageCache c = new FilterPageCache(8 * PER_RUN);
-        for (int t = 0; t < 8; t++) {
-            c.put(t, 0, run(PAGE));
-            assertNotNull(c.get(t, 0));
-        }
+        FilterPageCache c = fullOfReadRuns(8);
         for (int r = 0; r < 8; r++) {
             c.put(100, r, run(PAGE));
             assertTrue(c.contains(100, r), "run " + r + " right after its put");
@@ -77,11 +83,7 @@ class FilterPageCacheTest {
     /** A run larger than the one it evicts first must not go on to evict itself. */
     @Test
     void aLargerRunPutIntoAFullCacheStays() {
-        FilterPageCache c = new FilterPageCache(8 * PER_RUN);
-        for (int t = 0; t < 8; t++) {
-            c.put(t, 0, run(PAGE));
-            assertNotNull(c.get(t, 0));
-        }
+        FilterPageCache c = fullOfReadRuns(8);
         c.put(100, 0, run(2 * PAGE));
         assertTrue(c.contains(100, 0), "the two-page run");
         assertEquals(7, c.size(), "two one-page runs made room for it");
