@@ -31,6 +31,26 @@ final class LevelPushes {
         return pushing[level] != null;
     }
 
+    /**
+     * Whether {@code level}'s push has tables left in {@code files} (the level now); ends it when none is.
+     * A pick asks this before it scores the level, so a level over its target again begins its next
+     * push in that same pick: a pick that only ended the old push would answer none, and the scheduler
+     * would not ask again until the next flush.
+     */
+    synchronized boolean active(int level, List<FileMeta> files) {
+        LongHashSet s = pushing[level];
+        if (s == null) {
+            return false;
+        }
+        for (FileMeta f : files) {
+            if (s.contains(f.number)) {
+                return true;
+            }
+        }
+        pushing[level] = null;
+        return false;
+    }
+
     /** Forgets the push of {@code level}, if any. */
     synchronized void end(int level) {
         pushing[level] = null;

@@ -155,7 +155,7 @@ public final class PtierScheme implements CompactionScheme {
         double[] scores = new double[numLevels - 1];
         for (int level = 0; level < numLevels - 1; level++) {
             double s = targets.score(v, level);
-            scores[level] = level > 0 && pushes.active(level) ? Math.max(1, s) : s;
+            scores[level] = level > 0 && pushes.active(level, v.files(level)) ? Math.max(1, s) : s;
         }
         for (int level : LevelTargets.due(scores)) {
             if (level == 0) {
