@@ -61,6 +61,8 @@ final class PileIndex {
     private final Level[] levels;
     /** Containers holding a table, ascending (upper levels first). */
     private final long[] containers;
+    /** {@link #volume} of the root, kept apart: every write group's backpressure check asks for it. */
+    private final long rootVolume;
     /** Data volume of each container with its descendants, for every container on a path to a table. */
     private final Map<Long, Long> subtreeVolumes = new HashMap<>();
 
@@ -95,6 +97,7 @@ final class PileIndex {
             }
         }
         Arrays.sort(containers);
+        rootVolume = volume(Containers.ROOT);
     }
 
     /** Data volume of container {@code id} and every container below it. */
@@ -137,6 +140,10 @@ final class PileIndex {
     long volume(long id) {
         int level = Containers.level(id);
         return level < levels.length ? levels[level].volumes.getOrDefault(id, 0L) : 0L;
+    }
+
+    long rootVolume() {
+        return rootVolume;
     }
 
     /** Containers holding a table, ascending: upper levels first. */

@@ -489,7 +489,7 @@ public final class TrieScheme implements CompactionScheme {
     @Override
     public WritePressure pressure(Version v) {
         PileIndex idx = piles(v);
-        return WritePressure.of((double) idx.volume(Containers.ROOT) / tableCapacity, pileSlowdown, pileStop);
+        return WritePressure.of((double) idx.rootVolume() / tableCapacity, pileSlowdown, pileStop);
     }
 
     @Override
