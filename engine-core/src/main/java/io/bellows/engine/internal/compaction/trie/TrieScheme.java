@@ -71,6 +71,14 @@ public final class TrieScheme implements CompactionScheme {
      */
     static final double DRAIN_FILL = 0.96;
     /**
+     * The drain fill for tables of many items. A child's share of a drain varies by {@link #shareSpread}:
+     * 1.5% at 4,000 items, which DRAIN_FILL's margin covers, and 0.2% at the quarter million of a
+     * real-size 32 MiB table, where 0.96 left 3% of every table's buckets empty. {@link #drainFill} keeps
+     * four spreads below 1.0 (the sink counts parts with three above, TrieSink#PART_MARGIN), up to this
+     * cap, which leaves room for the spread of item sizes.
+     */
+    static final double MAX_DRAIN_FILL = 0.99;
+    /**
      * Tables at which a pile holding less than one full table is merged in place: every table of a pile
      * repeats the filters of the smaller tables below it in its BloomCluster (one box per column), so a
      * pile of many small tables would cost more in clusters than in data.
@@ -408,7 +416,14 @@ public final class TrieScheme implements CompactionScheme {
      */
     private List<FileMeta> oldest(PileIndex idx, long container) {
         List<FileMeta> pile = idx.pile(container);
-        double limit = DRAIN_FILL * 8 * tableCapacity * Math.max(1, pileTrigger / 8);
+        long pileBytes = 0;
+        long pileItems = 0;
+        for (FileMeta f : pile) {
+            pileBytes += Containers.dataBytesOf(idx.version.placement(f.number));
+            pileItems += f.entries;
+        }
+        long itemsPerTable = pileBytes == 0 ? 0 : (long) ((double) tableCapacity * pileItems / pileBytes);
+        double limit = drainFill(itemsPerTable) * 8 * tableCapacity * Math.max(1, pileTrigger / 8);
         List<FileMeta> out = new ArrayList<>();
         long sum = 0;
         for (int i = pile.size() - 1; i >= 0; i--) {
@@ -421,6 +436,26 @@ public final class TrieScheme implements CompactionScheme {
             sum += volume;
         }
         return out;
+    }
+
+    /**
+     * The fill a drain aims each child at, for full tables of {@code itemsPerTable} items: four spreads of
+     * a child's share below 1.0 (a child then rarely passes a full table, and up to the buckets' whole
+     * payload one table still holds it), never below {@link #DRAIN_FILL} nor above {@link #MAX_DRAIN_FILL}.
+     */
+    static double drainFill(long itemsPerTable) {
+        if (itemsPerTable <= 0) {
+            return DRAIN_FILL;
+        }
+        return Math.max(DRAIN_FILL, Math.min(MAX_DRAIN_FILL, 1 - 4 * shareSpread(itemsPerTable)));
+    }
+
+    /**
+     * The relative standard deviation of one child's share when 8 {@code n} items are hashed to 8
+     * children (binomial, p = 1/8): sqrt(7 / (8 n)).
+     */
+    static double shareSpread(long n) {
+        return Math.sqrt(7.0 / (8.0 * n));
     }
 
     private static Compaction compaction(List<FileMeta> files, int level, int outputLevel, String reason) {

@@ -44,7 +44,11 @@ final class TrieSink implements TableSink {
 
     /** Bucket field (a 1/16 share of its range) past which a compaction's table is sized and streamed. */
     static final long SIZING_FIELD = 1L << 28;
-    /** Room above the inputs' volume a container's parts are counted with. */
+    /**
+     * Room above the inputs' volume a container's parts are counted with, at most: tables of many items
+     * take three spreads of a child's share ({@link TrieScheme#shareSpread}), which is less, so that a
+     * child a drain fills to {@link TrieScheme#drainFill} still gets one table.
+     */
     static final double PART_MARGIN = 1.03;
 
     private final TableWriteContext ctx;
@@ -69,6 +73,8 @@ final class TrieSink implements TableSink {
     private final List<Long> created = new ArrayList<>();
     /** Data the current group's inputs can give each container it writes ({@link #level}). */
     private final Map<Long, Long> expected = new HashMap<>();
+    /** The items of that data. */
+    private final Map<Long, Long> expectedItems = new HashMap<>();
     /** Whether entries come in hash order (a compaction's), not key order (a flush's). */
     private boolean hashOrdered;
     /** Pile filters read ahead ({@link #prefetch}), by container. */
@@ -135,7 +141,13 @@ final class TrieSink implements TableSink {
         }
         Long expect = expected.get(c);
         long full = HTableFormat.capacity(scheme.buckets());
-        int parts = expect == null ? 1 : (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * PART_MARGIN / full)));
+        int parts = 1;
+        if (expect != null && expect > 0) {
+            long itemsPerTable = (long) ((double) full * expectedItems.getOrDefault(c, 0L) / expect);
+            double margin = itemsPerTable <= 0 ? PART_MARGIN
+                    : Math.min(PART_MARGIN, 1 + 3 * TrieScheme.shareSpread(itemsPerTable));
+            parts = (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * margin / full)));
+        }
         Stream s = new Stream(c, parts);
         openIds[openCount] = c;
         openStreams[openCount++] = s;
@@ -151,23 +163,25 @@ final class TrieSink implements TableSink {
     void level(int level, List<FileMeta> inputs) {
         this.level = level;
         expected.clear();
+        expectedItems.clear();
         for (FileMeta f : inputs) {
             long placement = base.placement(f.number);
             long c = Containers.containerOf(placement);
             long volume = Containers.dataBytesOf(placement);
             if (Containers.level(c) >= level) {
-                expect(Containers.ancestor(c, level), volume);
+                expect(Containers.ancestor(c, level), volume, f.entries);
             } else {
                 for (long child : Containers.children(Containers.ancestor(c, level - 1))) {
-                    expect(child, volume / 8);
+                    expect(child, volume / 8, f.entries / 8);
                 }
             }
         }
     }
 
-    /** Adds {@code bytes} to what {@code container} may receive from the current group. */
-    void expect(long container, long bytes) {
+    /** Adds {@code bytes} of {@code items} to what {@code container} may receive from the current group. */
+    void expect(long container, long bytes, long items) {
         expected.merge(container, bytes, Long::sum);
+        expectedItems.merge(container, items, Long::sum);
     }
 
     long hashSeed() {

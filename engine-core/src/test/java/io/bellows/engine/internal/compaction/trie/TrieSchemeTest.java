@@ -49,10 +49,15 @@ class TrieSchemeTest {
 
     /** A table of {@code dataBytes} in {@code container}, newer than every table made before it. */
     private Version add(long container, long dataBytes, List<FileMeta> into) throws IOException {
+        return add(container, dataBytes, 10, into);
+    }
+
+    /** The same, holding {@code entries} items. */
+    private Version add(long container, long dataBytes, long entries, List<FileMeta> into) throws IOException {
         long s = seq;
         seq += 10;
         FileMeta f = new FileMeta(versions.newFileNumber(), dataBytes + 8192, "a".getBytes(), s + 9, "z".getBytes(), s,
-                10, s + 9);
+                entries, s + 9);
         into.add(f);
         versions.logAndApply(new VersionEdit().addFile(Containers.level(container),
                 Containers.placement(container, dataBytes), f));
@@ -161,6 +166,36 @@ class TrieSchemeTest {
         v = add(child, 1 << 10, new ArrayList<>());
         Compaction beside = scheme.pick(v, Set.of(versions.current().files(1).get(0).number));
         assertEquals(numbers(root), numbers(beside), "a child draining its oldest tables does not hold the push back");
+    }
+
+    @Test
+    void drainFillFollowsTheItemsPerTable() {
+        assertEquals(TrieScheme.DRAIN_FILL, TrieScheme.drainFill(0));
+        assertEquals(TrieScheme.DRAIN_FILL, TrieScheme.drainFill(4_000), "a 1.5% spread keeps the 0.96 margin");
+        assertEquals(1 - 4 * Math.sqrt(7.0 / 320_000), TrieScheme.drainFill(40_000), 1e-12);
+        assertEquals(TrieScheme.MAX_DRAIN_FILL, TrieScheme.drainFill(260_000), "a real-size table: the cap");
+    }
+
+    /**
+     * Seven full tables and a newest one 0.8 full: 7.8 tables' worth (7.84, placements rounding up to KiB).
+     * Tables of few items drain up to 0.96 * 8 and leave the newest behind; tables of a million items each
+     * drain up to 0.99 * 8, all eight.
+     */
+    @Test
+    void pileOfManyItemsDrainsCloserToEightFullTables() throws IOException {
+        for (long entries : new long[] {10, 1_000_000}) {
+            setUp();
+            List<FileMeta> root = new ArrayList<>();
+            Version v = null;
+            for (int i = 0; i < 7; i++) {
+                v = add(Containers.ROOT, CAPACITY, entries, root);
+            }
+            v = add(Containers.ROOT, CAPACITY * 8 / 10, entries * 8 / 10, root);
+            Compaction c = scheme.pick(v, Set.of());
+            assertTrue(c.toString().startsWith("pile of /:"), c.toString());
+            List<Long> expected = numbers(root).subList(0, entries == 10 ? 7 : 8);
+            assertEquals(expected, numbers(c), entries + " items per table: " + c);
+        }
     }
 
     /** A push onto a pile being merged in place waits for the merge (InPlaceMerges says why). */

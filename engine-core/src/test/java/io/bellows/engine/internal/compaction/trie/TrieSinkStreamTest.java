@@ -187,7 +187,7 @@ class TrieSinkStreamTest {
         List<Entry> entries = entries(s.scheme.hash(), 60_000, new Random(seed));
         TrieSink sink = s.sink();
         // 7.2 MB expected, 1.8 full 1024-bucket tables (3.97 MB each): two parts.
-        sink.expect(Containers.ROOT, 60_000L * 120);
+        sink.expect(Containers.ROOT, 60_000L * 120, 60_000);
         add(sink, entries, 0, entries.size() / 2);
         assertEquals(2, sink.created().size(), "two parts streamed before the end, seed=" + seed);
         add(sink, entries, entries.size() / 2, entries.size());
@@ -197,6 +197,24 @@ class TrieSinkStreamTest {
             assertEquals(HTableFormat.WINDOW_BUCKETS, r.window(), "seed=" + seed);
             assertTrue(r.buckets() > HTableFormat.WINDOW_BUCKETS, "seed=" + seed);
         }
+    }
+
+    /**
+     * Just under a full table of many items expected: one table. Parts are counted with three spreads of
+     * a child's share (1.5% at 33,000 items), not with the 3% that split such a child into two half tables.
+     */
+    @Test
+    void anOutputExpectedJustUnderAFullTableOfManyItemsIsOneTable() throws IOException {
+        long seed = TestSeeds.seed("TrieSinkStreamTest.nearlyFull");
+        Store s = new Store();
+        List<Entry> entries = entries(s.scheme.hash(), 27_000, new Random(seed));
+        TrieSink sink = s.sink();
+        long expected = HTableFormat.capacity(BUCKETS) * 98 / 100;
+        sink.expect(Containers.ROOT, expected, expected / 120);
+        add(sink, entries, 0, entries.size());
+        List<FileMeta> out = sink.finish();
+        assertEquals(1, out.size(), "seed=" + seed);
+        assertHolds(s, out, entries, seed);
     }
 
     /** A store with no tables to read (the sinks here write onto empty piles). */
