@@ -412,20 +412,19 @@ public final class TrieScheme implements CompactionScheme {
     /**
      * The oldest tables of a pile up to the drain limit (at least one). Draining a pile's oldest part
      * keeps every invariant: pile order is per-key recency, so the drained versions are older than
-     * the ones left behind and newer than anything the children hold.
+     * the ones left behind and newer than anything the children hold. With one table per child
+     * (pileTrigger under 16) the limit follows the items of the tables drained ({@link #drainFill}),
+     * counted as the sink counts them, so a child filled closer to a full table still gets one table;
+     * with more, every child gets parts cut by hash bits, which the fixed margins size.
      */
     private List<FileMeta> oldest(PileIndex idx, long container) {
         List<FileMeta> pile = idx.pile(container);
-        long pileBytes = 0;
-        long pileItems = 0;
-        for (FileMeta f : pile) {
-            pileBytes += Containers.dataBytesOf(idx.version.placement(f.number));
-            pileItems += f.entries;
-        }
-        long itemsPerTable = pileBytes == 0 ? 0 : (long) ((double) tableCapacity * pileItems / pileBytes);
-        double limit = drainFill(itemsPerTable) * 8 * tableCapacity * Math.max(1, pileTrigger / 8);
+        int tablesPerChild = Math.max(1, pileTrigger / 8);
+        double fill = tablesPerChild == 1 ? MAX_DRAIN_FILL : DRAIN_FILL;
+        double limit = fill * 8 * tableCapacity * tablesPerChild;
         List<FileMeta> out = new ArrayList<>();
         long sum = 0;
+        long items = 0;
         for (int i = pile.size() - 1; i >= 0; i--) {
             FileMeta f = pile.get(i);
             long volume = Containers.dataBytesOf(idx.version.placement(f.number));
@@ -434,8 +433,21 @@ public final class TrieScheme implements CompactionScheme {
             }
             out.add(f);
             sum += volume;
+            items += f.entries;
+        }
+        // Drop the newest until the drained tables fit their own fill (prefix sums only fall).
+        while (tablesPerChild == 1 && out.size() > 1
+                && sum > drainFill(itemsPerTable(tableCapacity, items, sum)) * 8 * tableCapacity) {
+            FileMeta f = out.remove(out.size() - 1);
+            sum -= Containers.dataBytesOf(idx.version.placement(f.number));
+            items -= f.entries;
         }
         return out;
+    }
+
+    /** Items a table of {@code capacity} holds at the density of {@code items} in {@code bytes} (0 if unknown). */
+    static long itemsPerTable(long capacity, double items, long bytes) {
+        return bytes <= 0 ? 0 : (long) (capacity * items / bytes);
     }
 
     /**

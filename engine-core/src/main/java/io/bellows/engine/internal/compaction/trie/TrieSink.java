@@ -45,9 +45,9 @@ final class TrieSink implements TableSink {
     /** Bucket field (a 1/16 share of its range) past which a compaction's table is sized and streamed. */
     static final long SIZING_FIELD = 1L << 28;
     /**
-     * Room above the inputs' volume a container's parts are counted with, at most: tables of many items
-     * take three spreads of a child's share ({@link TrieScheme#shareSpread}), which is less, so that a
-     * child a drain fills to {@link TrieScheme#drainFill} still gets one table.
+     * Room above the inputs' volume a container's parts are counted with. A container expected to need
+     * one table by three spreads of a child's share ({@link TrieScheme#shareSpread}), which is less for
+     * tables of many items, gets one: a child a drain fills to {@link TrieScheme#drainFill} still does.
      */
     static final double PART_MARGIN = 1.03;
 
@@ -73,8 +73,8 @@ final class TrieSink implements TableSink {
     private final List<Long> created = new ArrayList<>();
     /** Data the current group's inputs can give each container it writes ({@link #level}). */
     private final Map<Long, Long> expected = new HashMap<>();
-    /** The items of that data. */
-    private final Map<Long, Long> expectedItems = new HashMap<>();
+    /** The items of that data (an eighth of an input's for each child). */
+    private final Map<Long, Double> expectedItems = new HashMap<>();
     /** Whether entries come in hash order (a compaction's), not key order (a flush's). */
     private boolean hashOrdered;
     /** Pile filters read ahead ({@link #prefetch}), by container. */
@@ -141,12 +141,14 @@ final class TrieSink implements TableSink {
         }
         Long expect = expected.get(c);
         long full = HTableFormat.capacity(scheme.buckets());
-        int parts = 1;
-        if (expect != null && expect > 0) {
-            long itemsPerTable = (long) ((double) full * expectedItems.getOrDefault(c, 0L) / expect);
-            double margin = itemsPerTable <= 0 ? PART_MARGIN
-                    : Math.min(PART_MARGIN, 1 + 3 * TrieScheme.shareSpread(itemsPerTable));
-            parts = (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * margin / full)));
+        int parts = expect == null ? 1 : (int) Math.min(256, Math.max(1, (long) Math.ceil(expect * PART_MARGIN / full)));
+        if (parts == 2) {
+            // One table if three spreads of a many-item child's share still fit: parts cut by hash bits
+            // are not the case here, whose uneven shares the fixed margin covers.
+            long n = TrieScheme.itemsPerTable(full, expectedItems.getOrDefault(c, 0.0), expect);
+            if (n > 0 && expect * (1 + 3 * TrieScheme.shareSpread(n)) <= full) {
+                parts = 1;
+            }
         }
         Stream s = new Stream(c, parts);
         openIds[openCount] = c;
@@ -172,16 +174,16 @@ final class TrieSink implements TableSink {
                 expect(Containers.ancestor(c, level), volume, f.entries);
             } else {
                 for (long child : Containers.children(Containers.ancestor(c, level - 1))) {
-                    expect(child, volume / 8, f.entries / 8);
+                    expect(child, volume / 8, f.entries / 8.0);
                 }
             }
         }
     }
 
     /** Adds {@code bytes} of {@code items} to what {@code container} may receive from the current group. */
-    void expect(long container, long bytes, long items) {
+    void expect(long container, long bytes, double items) {
         expected.merge(container, bytes, Long::sum);
-        expectedItems.merge(container, items, Long::sum);
+        expectedItems.merge(container, items, Double::sum);
     }
 
     long hashSeed() {

@@ -37,8 +37,13 @@ class TrieSchemeTest {
 
     @BeforeEach
     void setUp() throws IOException {
+        setUp(4);
+    }
+
+    private void setUp(int pileTrigger) throws IOException {
         EngineOptions o = EngineOptions.builder()
-                .compaction(TrieOptions.builder().tableBuckets(16).depth(3).pileLimits(4, 8, 12).hashSeed(1).build())
+                .compaction(TrieOptions.builder().tableBuckets(16).depth(3)
+                        .pileLimits(pileTrigger, pileTrigger + 4, pileTrigger + 8).hashSeed(1).build())
                 .build();
         scheme = new TrieScheme(o);
         CrashableFileSystem fs = new CrashableFileSystem();
@@ -196,6 +201,25 @@ class TrieSchemeTest {
             List<Long> expected = numbers(root).subList(0, entries == 10 ? 7 : 8);
             assertEquals(expected, numbers(c), entries + " items per table: " + c);
         }
+    }
+
+    /**
+     * A pile trigger of 16 gives each child two tables' worth, cut into parts by hash bits, whose uneven
+     * shares the fixed margins size: tables of many items drain up to 0.96 * 16 as tables of few do.
+     */
+    @Test
+    void pileOfTwoTablesPerChildKeepsTheFixedDrain() throws IOException {
+        setUp(16);
+        List<FileMeta> root = new ArrayList<>();
+        Version v = null;
+        for (int i = 0; i < 15; i++) {
+            v = add(Containers.ROOT, CAPACITY, 1_000_000, root);
+        }
+        v = add(Containers.ROOT, CAPACITY * 7 / 10, 700_000, root);
+        Compaction c = scheme.pick(v, Set.of());
+        assertTrue(c.toString().startsWith("pile of /:"), c.toString());
+        assertEquals(numbers(root).subList(0, 15), numbers(c),
+                "15.78 tables' worth: 0.99 * 16 would drain them all, 0.96 * 16 = 15.36 holds 15");
     }
 
     /** A push onto a pile being merged in place waits for the merge (InPlaceMerges says why). */
