@@ -45,9 +45,10 @@ final class TrieSink implements TableSink {
     /** Bucket field (a 1/16 share of its range) past which a compaction's table is sized and streamed. */
     static final long SIZING_FIELD = 1L << 28;
     /**
-     * Room above the inputs' volume a container's parts are counted with. A container expected to need
-     * one table by three spreads of a child's share ({@link TrieScheme#shareSpread}), which is less for
-     * tables of many items, gets one: a child a drain fills to {@link TrieScheme#drainFill} still does.
+     * Room above the inputs' volume a container's parts are counted with. A count of two drops to one
+     * when the expected data plus three spreads of a child's share ({@link TrieScheme#shareSpread}, less
+     * than this margin for tables of many items) fits one table, so a child a drain fills to
+     * {@link TrieScheme#drainFill} gets one table.
      */
     static final double PART_MARGIN = 1.03;
 
